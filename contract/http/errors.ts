@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** One problem with one field of a request body or query. */
+export const fieldErrorSchema = z.object({
+  path: z.string(),
+  message: z.string(),
+});
+
+/** The one shape every failed `/api` call answers with. */
+export const errorResponseSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  errors: z.array(fieldErrorSchema).optional(),
+});
+
+export type FieldError = z.infer<typeof fieldErrorSchema>;
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;

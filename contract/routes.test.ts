@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { isScreenPath, roomPath, ROUTES } from './routes.ts';
+
+describe('screen routes', () => {
+  it('knows every route of the spec route table', () => {
+    for (const route of Object.values(ROUTES)) {
+      expect(isScreenPath(route.replace(':roomName', 'study-group'))).toBe(true);
+    }
+  });
+
+  it('accepts a trailing slash and encoded room names', () => {
+    expect(isScreenPath('/signin/')).toBe(true);
+    expect(isScreenPath(roomPath('Physics 101 / exam prep'))).toBe(true);
+    expect(roomPath('a/b')).toBe('/room/a%2Fb');
+  });
+
+  it('refuses unknown and nested paths', () => {
+    for (const path of [
+      '/nope',
+      '/signin/extra',
+      '/room',
+      '/room/a/b',
+      '/userprofile/unknown',
+      '/API/health',
+    ]) {
+      expect(isScreenPath(path)).toBe(false);
+    }
+  });
+});

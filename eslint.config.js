@@ -1,0 +1,80 @@
+// @ts-check
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Folder boundaries (docs/architecture.md): `web` and `server` never import each other, and
+ * `contract` imports nothing but zod and its own files.
+ */
+const boundaries = {
+  web: {
+    files: ['web/**/*.{ts,tsx}'],
+    patterns: [
+      {
+        group: ['**/server', '**/server/**'],
+        message: 'web/ must not import server code: share it through contract/.',
+      },
+    ],
+  },
+  server: {
+    files: ['server/**/*.ts'],
+    patterns: [
+      {
+        group: ['**/web', '**/web/**'],
+        message: 'server/ must not import web code: share it through contract/.',
+      },
+    ],
+  },
+  contract: {
+    files: ['contract/**/*.ts'],
+    patterns: [
+      {
+        regex: '^(?!zod$|zod/|\\./|\\.\\./(?:http/|[a-z-]+\\.ts$)|vitest$).*',
+        message: 'contract/ may import only zod and other contract files.',
+      },
+      { group: ['../../**'], message: 'contract/ may import only zod and other contract files.' },
+    ],
+  },
+};
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      'test-results/**',
+      'playwright-report/**',
+      '.reports/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+  ...Object.values(boundaries).map(({ files, patterns }) => ({
+    files,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+  })),
+);

@@ -1,0 +1,76 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from './free-port.ts';
+
+/** A private, throwaway PostgreSQL server for one test or benchmark run. */
+export interface PostgresCluster {
+  /** Connection string of the `postgres` database as the `postgres` superuser. */
+  url: string;
+  stop(): void;
+}
+
+/** The folder holding initdb and pg_ctl of the newest installed PostgreSQL, if any. */
+export function findPostgresBin(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((name) => existsSync(path.join(root, name, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(root, versions[0], 'bin') : undefined;
+}
+
+/**
+ * Starts a fresh cluster in a temporary folder on a free loopback port, trusting local
+ * connections. PostgreSQL refuses to run as root, so as root it runs as the `postgres` user.
+ */
+export async function startPostgresCluster(bin: string): Promise<PostgresCluster> {
+  const folder = mkdtempSync(path.join(tmpdir(), 'digi-pg-'));
+  const dataDir = path.join(folder, 'data');
+  const port = await freePort();
+  const asRoot = process.getuid?.() === 0;
+  const run = (command: string, args: string[]) => {
+    const file = path.join(bin, command);
+    const result = asRoot
+      ? spawnSync('su', ['postgres', '-s', '/bin/sh', '-c', [file, ...args].map(quote).join(' ')], {
+          cwd: '/',
+          encoding: 'utf8',
+        })
+      : spawnSync(file, args, { encoding: 'utf8' });
+    if (result.status !== 0) {
+      throw new Error(
+        `${command} failed: ${result.stderr || result.stdout || result.error?.message}`,
+      );
+    }
+  };
+  if (asRoot) {
+    chmodSync(folder, 0o755);
+    execFileSync('chown', ['postgres', folder]);
+  }
+  run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  run('pg_ctl', [
+    '-D',
+    dataDir,
+    '-l',
+    path.join(folder, 'server.log'),
+    '-o',
+    `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    '-w',
+    'start',
+  ]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      try {
+        run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function quote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}

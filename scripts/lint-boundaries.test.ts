@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const eslint = new ESLint({ cwd: ROOT });
+
+async function ruleIds(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+const RULE = '@typescript-eslint/no-restricted-imports';
+
+describe('folder boundaries (lint)', () => {
+  it('forbids web/ from importing server/', async () => {
+    expect(
+      await ruleIds(
+        'web/routes/x.ts',
+        "import { buildApp } from '../../server/app.ts';\nvoid buildApp;\n",
+      ),
+    ).toContain(RULE);
+  });
+
+  it('forbids server/ from importing web/', async () => {
+    expect(
+      await ruleIds('server/routes/x.ts', "import { App } from '../../web/app.tsx';\nvoid App;\n"),
+    ).toContain(RULE);
+  });
+
+  it('lets contract/ import only zod and contract files', async () => {
+    expect(
+      await ruleIds(
+        'contract/http/x.ts',
+        "import { z } from 'zod';\nimport { ROUTES } from '../routes.ts';\nvoid z; void ROUTES;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds('contract/x.ts', "import Fastify from 'fastify';\nvoid Fastify;\n"),
+    ).toContain(RULE);
+    expect(
+      await ruleIds(
+        'contract/x.ts',
+        "import { loadConfig } from '../server/config.ts';\nvoid loadConfig;\n",
+      ),
+    ).toContain(RULE);
+    expect(
+      await ruleIds('contract/http/x.ts', "import { App } from '../../web/app.tsx';\nvoid App;\n"),
+    ).toContain(RULE);
+  });
+
+  it('lets web/ and server/ import contract/', async () => {
+    expect(
+      await ruleIds(
+        'web/routes/x.ts',
+        "import { ROUTES } from '../../contract/routes.ts';\nvoid ROUTES;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds(
+        'server/routes/x.ts',
+        "import { ROUTES } from '../../contract/routes.ts';\nvoid ROUTES;\n",
+      ),
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * `npm test`: every test tier, then one plain summary line `N passed, N failed`.
+ *
+ * 1. Unit and integration (Vitest): against PGlite always and against a private PostgreSQL
+ *    cluster that this script starts when PostgreSQL is installed (or TEST_DATABASE_URL).
+ * 2. End-to-end (Playwright): the built app in Debian's Chromium.
+ *
+ * In CI (CI=true) a missing PostgreSQL or Chromium fails the run. Elsewhere the tier that could not
+ * run is named with the one command that installs what it lacks.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import {
+  findPostgresBin,
+  startPostgresCluster,
+  type PostgresCluster,
+} from './lib/postgres-cluster.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const REPORTS = path.join(ROOT, '.reports');
+const CI = ['true', '1'].includes(String(process.env.CI).toLowerCase());
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('error', () => resolve(1));
+  });
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function vitestCounts(file: string): Counts | undefined {
+  const report = readJson(file) as
+    | {
+        numPassedTests: number;
+        numFailedTests: number;
+        numPendingTests: number;
+        numTodoTests: number;
+      }
+    | undefined;
+  if (!report) return undefined;
+  return {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    skipped: report.numPendingTests + report.numTodoTests,
+  };
+}
+
+function playwrightCounts(file: string): Counts | undefined {
+  const report = readJson(file) as
+    { stats: { expected: number; unexpected: number; flaky: number; skipped: number } } | undefined;
+  if (!report) return undefined;
+  const { expected, unexpected, flaky, skipped } = report.stats;
+  return { passed: expected + flaky, failed: unexpected, skipped };
+}
+
+async function main(): Promise<number> {
+  rmSync(REPORTS, { recursive: true, force: true });
+  mkdirSync(REPORTS, { recursive: true });
+  const notRun: string[] = [];
+  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  let broken = false;
+
+  // PostgreSQL for the integration tier.
+  let cluster: PostgresCluster | undefined;
+  let databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) {
+    const bin = findPostgresBin();
+    if (bin) {
+      cluster = await startPostgresCluster(bin);
+      databaseUrl = cluster.url;
+      console.log(`\n[test] PostgreSQL tier: private cluster at ${databaseUrl}`);
+    } else {
+      notRun.push('PostgreSQL integration tests (install: apt-get install -y postgresql)');
+    }
+  }
+  const stopCluster = () => {
+    try {
+      cluster?.stop();
+    } catch (error) {
+      console.error(`[test] could not stop PostgreSQL: ${(error as Error).message}`);
+    }
+    cluster = undefined;
+  };
+  process.once('SIGINT', () => {
+    stopCluster();
+    process.exit(130);
+  });
+
+  try {
+    if (CI && !databaseUrl) {
+      console.error(
+        '[test] CI: PostgreSQL is not installed, and CI skips nothing. Install it: apt-get install -y postgresql',
+      );
+      broken = true;
+    }
+
+    console.log('\n[test] Tier 1: unit and integration (Vitest)\n');
+    const vitestReport = path.join(REPORTS, 'vitest.json');
+    const vitestExit = await run(
+      'npx',
+      [
+        'vitest',
+        'run',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${vitestReport}`,
+      ],
+      databaseUrl ? { TEST_DATABASE_URL: databaseUrl } : {},
+    );
+    const unit = vitestCounts(vitestReport);
+    if (unit) Object.assign(total, add(total, unit));
+    if (!unit || (vitestExit !== 0 && unit.failed === 0)) {
+      console.error(`[test] Vitest exited with ${vitestExit} without a usable report`);
+      broken = true;
+    }
+  } finally {
+    stopCluster();
+  }
+
+  if (existsSync(CHROMIUM)) {
+    console.log('\n[test] Tier 2: end-to-end (Playwright in Chromium)\n');
+    const buildExit = await run('npx', ['vite', 'build', '--logLevel', 'warn']);
+    if (buildExit !== 0) {
+      console.error('[test] the web build failed');
+      broken = true;
+    } else {
+      const e2eReport = path.join(REPORTS, 'playwright.json');
+      const e2eExit = await run('npx', ['playwright', 'test'], {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
+      });
+      const e2e = playwrightCounts(e2eReport);
+      if (e2e) Object.assign(total, add(total, e2e));
+      if (!e2e || (e2eExit !== 0 && e2e.failed === 0)) {
+        console.error(`[test] Playwright exited with ${e2eExit} without a usable report`);
+        broken = true;
+      }
+    }
+  } else {
+    notRun.push(
+      `end-to-end tests: no Chromium at ${CHROMIUM} (install: apt-get install -y chromium)`,
+    );
+    if (CI) {
+      console.error(
+        '[test] CI: Chromium is not installed, and CI skips nothing. Install it: apt-get install -y chromium',
+      );
+      broken = true;
+    }
+  }
+
+  console.log('');
+  for (const tier of notRun) console.log(`[test] NOT RUN: ${tier}`);
+  if (broken) total.failed = Math.max(total.failed, 1);
+  const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : '';
+  console.log(`${total.passed} passed, ${total.failed} failed${skipped}`);
+  return total.failed > 0 || broken ? 1 : 0;
+}
+
+function add(a: Counts, b: Counts): Counts {
+  return {
+    passed: a.passed + b.passed,
+    failed: a.failed + b.failed,
+    skipped: a.skipped + b.skipped,
+  };
+}
+
+process.exitCode = await main();

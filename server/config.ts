@@ -1,0 +1,132 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const DEFAULT_HOURS = [
+  'Monday-Friday: 8:00 AM-10:00 PM',
+  'Saturday: 9:00 AM-6:00 PM',
+  'Sunday: 12:00 PM-8:00 PM',
+].join('; ');
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const socialUrl = z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' });
+
+/**
+ * Every environment variable the server reads, with its default. `.env.example` and the README
+ * table document the same list: change all three together.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce
+    .number({ message: 'must be a whole number from 0 to 65535' })
+    .int('must be a whole number from 0 to 65535')
+    .min(0, 'must be a whole number from 0 to 65535')
+    .max(65535, 'must be a whole number from 0 to 65535')
+    .default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  PUBLIC_URL: httpUrl.optional(),
+  LOG_LEVEL: z
+    .enum(logLevels, { message: `must be one of ${logLevels.join(', ')}` })
+    .default('info'),
+  DEMO_DATA: booleanText.default(true),
+  LIBRARY_NAME: z.string().min(1).default('Digi Library'),
+  LIBRARY_ADDRESS: z.string().min(1).default('1 University Avenue, Campus Town, CT 10001'),
+  LIBRARY_PHONE: z.string().min(1).default('+1 (555) 010-4200'),
+  LIBRARY_EMAIL: z.email('must be an e-mail address').default('library@digilibrary.example'),
+  LIBRARY_HOURS: z.string().min(1).default(DEFAULT_HOURS),
+  LIBRARY_HOURS_NOTE: z.string().min(1).default('Holiday hours may vary.'),
+  LIBRARY_FACEBOOK_URL: socialUrl.default('https://www.facebook.com/'),
+  LIBRARY_X_URL: socialUrl.default('https://x.com/'),
+  LIBRARY_INSTAGRAM_URL: socialUrl.default('https://www.instagram.com/'),
+  LIBRARY_LINKEDIN_URL: socialUrl.default('https://www.linkedin.com/'),
+});
+
+/** The server's validated configuration. */
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  logLevel: (typeof logLevels)[number];
+  demoData: boolean;
+  library: {
+    name: string;
+    address: string;
+    phone: string;
+    email: string;
+    hours: string[];
+    hoursNote: string;
+    social: { facebook: string; x: string; instagram: string; linkedin: string };
+  };
+}
+
+/** Thrown when the environment holds a bad value; its message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses and validates the environment once. Empty values count as unset, so a blank line in
+ * `.env` falls back to the default instead of failing.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  );
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'environment');
+        const given = present[name];
+        return given === undefined
+          ? `${name}: ${issue.message}`
+          : `${name}: ${issue.message} (got "${given}")`;
+      }),
+    );
+  }
+  const e = result.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    logLevel: e.LOG_LEVEL,
+    demoData: e.DEMO_DATA,
+    library: {
+      name: e.LIBRARY_NAME,
+      address: e.LIBRARY_ADDRESS,
+      phone: e.LIBRARY_PHONE,
+      email: e.LIBRARY_EMAIL,
+      hours: e.LIBRARY_HOURS.split(';')
+        .map((line) => line.trim())
+        .filter(Boolean),
+      hoursNote: e.LIBRARY_HOURS_NOTE,
+      social: {
+        facebook: e.LIBRARY_FACEBOOK_URL,
+        x: e.LIBRARY_X_URL,
+        instagram: e.LIBRARY_INSTAGRAM_URL,
+        linkedin: e.LIBRARY_LINKEDIN_URL,
+      },
+    },
+  };
+}

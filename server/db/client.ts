@@ -1,0 +1,107 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+/** Which engine a handle talks to; `GET /api/health` reports it. */
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/**
+ * A connection that can run raw multi-statement scripts, used by the migration runner.
+ * PGlite and node-postgres both accept several statements in one simple query.
+ */
+export interface ScriptSession {
+  query<Row>(text: string, params?: unknown[]): Promise<Row[]>;
+  exec(script: string): Promise<void>;
+}
+
+/** An open database: the typed Kysely instance plus what the process needs around it. */
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  /** Runs `fn` on one dedicated connection (PGlite has only one; on PostgreSQL a pool client). */
+  withSession<T>(fn: (session: ScriptSession) => Promise<T>): Promise<T>;
+  /** Answers when the database answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Where the embedded database lives inside `DATA_DIR`. */
+export function pgliteDirectory(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
+}
+
+/** Opens PostgreSQL when `databaseUrl` is given, otherwise the embedded PGlite in `dataDir`. */
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+}): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  const directory = pgliteDirectory(options.dataDir);
+  // PGlite needs the parent folder to exist before it creates its own.
+  await mkdir(path.dirname(directory), { recursive: true });
+  return wrapPglite(await PGlite.create(directory));
+}
+
+/** Wraps an already open PGlite instance (tests open theirs from a prepared dump). */
+export function wrapPglite(pglite: PGlite): DatabaseHandle {
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    kind: 'pglite',
+    async withSession(fn) {
+      return fn({
+        query: async <Row>(text: string, params?: unknown[]) =>
+          (await pglite.query<Row>(text, params)).rows,
+        exec: async (script) => {
+          await pglite.exec(script);
+        },
+      });
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      // Kysely closes PGlite only if it ever ran a query; close it ourselves otherwise.
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+/** Opens a pool on a real PostgreSQL server. */
+export function openPostgres(connectionString: string): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5_000 });
+  // An idle client that loses its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    async withSession(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          query: async <Row>(text: string, params?: unknown[]) =>
+            (await client.query(text, params)).rows as Row[],
+          exec: async (script) => {
+            await client.query(script);
+          },
+        });
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      // Kysely ends the pool only if it ever ran a query; end it ourselves otherwise.
+      await db.destroy();
+      if (!pool.ended) await pool.end();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { errorResponseSchema } from '../../contract/http/errors.ts';
+import { createTestApp, type TestApp } from '../test/app.ts';
+import { HttpError, parseInput } from './errors.ts';
+
+const bodySchema = z.object({
+  title: z.string().min(1, 'Title is required'),
+  year: z.number().int(),
+});
+
+describe('error responses', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite', {
+      beforeReady(app) {
+        // Routes that exist only in this test, to drive each kind of failure through the real handler.
+        app.post('/api/test/echo', async (request) => ({
+          success: true,
+          body: parseInput(bodySchema, request.body),
+        }));
+        app.get('/api/test/conflict', async () => {
+          throw new HttpError(409, 'That already exists.');
+        });
+        app.get('/api/test/crash', async () => {
+          throw new Error('secret internal detail at /srv/app/db.ts:42');
+        });
+      },
+    });
+  });
+  afterAll(async () => testApp.close());
+
+  const post = (payload: string, contentType = 'application/json') =>
+    testApp.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      payload,
+      headers: { 'content-type': contentType },
+    });
+
+  it('names each invalid field with a 400', async () => {
+    const response = await post(JSON.stringify({ title: '', year: 'soon' }));
+    expect(response.statusCode).toBe(400);
+    const body = errorResponseSchema.parse(response.json());
+    expect(body.message).toBe('Some fields are missing or invalid.');
+    expect(body.errors).toEqual([
+      { path: 'title', message: 'Title is required' },
+      { path: 'year', message: expect.any(String) },
+    ]);
+  });
+
+  it('passes valid input through', async () => {
+    const response = await post(JSON.stringify({ title: 'Dune', year: 1965 }));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true, body: { title: 'Dune', year: 1965 } });
+  });
+
+  it('explains malformed JSON, a wrong content type and an oversized body', async () => {
+    const cases = [
+      {
+        response: await post('{"title": '),
+        status: 400,
+        message: 'The request body is not valid JSON.',
+      },
+      {
+        response: await post('title=x', 'application/x-www-form-urlencoded'),
+        status: 415,
+        message: 'Send the request body as application/json.',
+      },
+      {
+        response: await post(JSON.stringify({ title: 'x'.repeat(1_100_000), year: 1 })),
+        status: 413,
+        message: 'The request body is too large.',
+      },
+    ];
+    for (const { response, status, message } of cases) {
+      expect(response.statusCode).toBe(status);
+      expect(errorResponseSchema.parse(response.json()).message).toBe(message);
+    }
+  });
+
+  it('keeps the status and message of an HttpError', async () => {
+    const response = await testApp.app.inject({ url: '/api/test/conflict' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ success: false, message: 'That already exists.' });
+  });
+
+  it('answers an unexpected error with a plain 500 and no internal detail', async () => {
+    const response = await testApp.app.inject({ url: '/api/test/crash' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({
+      success: false,
+      message: 'Something went wrong on our side. Please try again.',
+    });
+    expect(response.body).not.toContain('secret');
+    expect(response.body).not.toContain('db.ts');
+  });
+});

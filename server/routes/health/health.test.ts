@@ -1,0 +1,31 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { healthResponseSchema } from '../../../contract/http/health.ts';
+import { errorResponseSchema } from '../../../contract/http/errors.ts';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { testDatabaseKinds } from '../../test/databases.ts';
+
+describe.each(testDatabaseKinds())('GET /api/health on %s', (kind) => {
+  let testApp: TestApp | undefined;
+  afterEach(async () => {
+    await testApp?.close().catch(() => {});
+    testApp = undefined;
+  });
+
+  it('answers ok and names the database after checking it', async () => {
+    testApp = await createTestApp(kind);
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(healthResponseSchema.parse(response.json())).toEqual({ status: 'ok', database: kind });
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers 503 with the error shape when the database does not answer', async () => {
+    testApp = await createTestApp(kind);
+    await testApp.database.close();
+    await expect(testApp.database.ping()).rejects.toThrow();
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(503);
+    const body = errorResponseSchema.parse(response.json());
+    expect(body.message).toMatch(/database is not answering/);
+  });
+});

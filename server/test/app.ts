@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import type { DatabaseHandle, DatabaseKind } from '../db/client.ts';
+import { openTestDatabase } from './databases.ts';
+
+/** A configuration for tests: silent logs, test mode, and any variables the test sets. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...env });
+}
+
+/** A built (not listening) app on a fresh database; `close()` tears both down. */
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** Builds the whole app on a fresh database of `kind`, ready for `app.inject`. */
+export async function createTestApp(
+  kind: DatabaseKind,
+  options: {
+    env?: Record<string, string>;
+    webRoot?: string;
+    beforeReady?: (app: FastifyInstance) => void;
+  } = {},
+): Promise<TestApp> {
+  const config = testConfig(options.env);
+  const database = await openTestDatabase(kind);
+  const app = await buildApp({
+    config,
+    database,
+    webRoot: options.webRoot ?? '/nonexistent-web-root',
+  });
+  options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

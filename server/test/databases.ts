@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openPostgres, wrapPglite, type DatabaseHandle, type DatabaseKind } from '../db/client.ts';
+import { withDatabase } from './global-setup.ts';
+
+/**
+ * The database engines this run tests against: PGlite always, PostgreSQL when the test runner
+ * started one (TEST_DATABASE_URL). `npm test` fails in CI when PostgreSQL is missing, so CI always
+ * runs both.
+ */
+export function testDatabaseKinds(): DatabaseKind[] {
+  return inject('postgresTemplate') ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/** The admin connection string of the test PostgreSQL server, when there is one. */
+export function testPostgresUrl(): string | undefined {
+  return process.env.TEST_DATABASE_URL;
+}
+
+/** Creates a fresh PostgreSQL database from the migrated template and returns its URL. */
+export async function createPostgresDatabase(): Promise<string> {
+  const url = testPostgresUrl();
+  const template = inject('postgresTemplate');
+  if (!url || !template)
+    throw new Error('No test PostgreSQL server: run the tests through `npm test`.');
+  const name = `digi_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } finally {
+    await admin.end();
+  }
+  return withDatabase(url, name);
+}
+
+/** A fresh, migrated, empty database of the given kind, private to the caller. */
+export async function openTestDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
+  if (kind === 'postgres') return openPostgres(await createPostgresDatabase());
+  const dump = await readFile(inject('pgliteDump'));
+  const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  return wrapPglite(pglite);
+}

@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+import { errorResponseSchema } from '../../contract/http/errors.ts';
+
+/** A failed API call, carrying the server's own message when it sent one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/**
+ * Calls `/api{path}` and validates the answer with the contract's schema, so a screen never
+ * renders a shape it did not expect. Errors carry the server's message.
+ */
+export async function apiRequest<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  init: RequestInit = {},
+): Promise<z.infer<Schema>> {
+  let response: Response;
+  try {
+    response = await fetch(`/api${path}`, {
+      credentials: 'same-origin',
+      ...init,
+      headers: {
+        accept: 'application/json',
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...init.headers,
+      },
+    });
+  } catch {
+    throw new ApiError(0, 'Could not reach the server. Check your connection and try again.');
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const parsed = errorResponseSchema.safeParse(body);
+    throw new ApiError(
+      response.status,
+      parsed.success ? parsed.data.message : 'Something went wrong',
+    );
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success)
+    throw new ApiError(response.status, 'The server sent an answer this page does not understand.');
+  return parsed.data;
+}

@@ -1,0 +1,38 @@
+import { useEffect, useRef } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { Footer } from './footer.tsx';
+import styles from './layout.module.css';
+import { TopBar } from './top-bar.tsx';
+
+/**
+ * The frame of every screen: skip link, top bar, main content, footer. After a client-side
+ * navigation, focus moves to the main content so keyboard and screen-reader users start at the
+ * new screen instead of the link they used.
+ */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const firstRender = useRef(true);
+
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    main.current?.focus();
+  }, [pathname]);
+
+  return (
+    <div className={styles.shell}>
+      <a href="#main" className={styles.skipLink}>
+        Skip to main content
+      </a>
+      <TopBar />
+      <main id="main" ref={main} tabIndex={-1} className={styles.main}>
+        <Outlet />
+      </main>
+      <Footer />
+      <ScrollRestoration />
+    </div>
+  );
+}

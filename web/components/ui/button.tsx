@@ -1,0 +1,34 @@
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { Link, type LinkProps } from 'react-router';
+import styles from './button.module.css';
+
+/** Visual weight of a button or button-styled link. */
+export type ButtonVariant = 'primary' | 'accent' | 'outline' | 'outlineInverse' | 'ghost';
+
+function classes(variant: ButtonVariant, extra?: string): string {
+  return [styles.button, styles[variant], extra].filter(Boolean).join(' ');
+}
+
+/** A real `<button>` in the design system's look. */
+export function Button({
+  variant = 'primary',
+  className,
+  type = 'button',
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
+  return <button type={type} className={classes(variant, className)} {...props} />;
+}
+
+/** A router link that looks like a button: for navigation, never for actions. */
+export function ButtonLink({
+  variant = 'primary',
+  className,
+  children,
+  ...props
+}: LinkProps & { variant?: ButtonVariant; children: ReactNode }) {
+  return (
+    <Link className={classes(variant, className)} {...props}>
+      {children}
+    </Link>
+  );
+}

@@ -1,0 +1,87 @@
+import type { RouteName } from '../../../contract/routes.ts';
+
+/** What a screen that needs an account is for, shown until that screen is built. */
+export interface UpcomingScreen {
+  title: string;
+  purpose: string;
+  audience: 'everyone' | 'students' | 'faculty' | 'signed-in';
+}
+
+/**
+ * Screens of the route table that need accounts (sign-in, the catalogue, chat, requests,
+ * reservations). Each entry is removed when its real screen lands.
+ */
+export const UPCOMING_SCREENS: Partial<Record<RouteName, UpcomingScreen>> = {
+  signIn: {
+    title: 'Sign in',
+    purpose: 'Sign in with your e-mail and password or with Google to reach your library.',
+    audience: 'everyone',
+  },
+  signUp: {
+    title: 'Sign up',
+    purpose: 'Create your library account in two steps: who you are, then your academic profile.',
+    audience: 'everyone',
+  },
+  forgotPassword: {
+    title: 'Reset your password',
+    purpose: 'Ask for a link to choose a new password for your library account.',
+    audience: 'everyone',
+  },
+  studentHome: {
+    title: 'Student home',
+    purpose: 'Your starting point: library search, the discussion forum and resources by category.',
+    audience: 'students',
+  },
+  facultyHome: {
+    title: 'Faculty home',
+    purpose: 'Publish course materials and review the resources students ask for.',
+    audience: 'faculty',
+  },
+  discussionForum: {
+    title: 'Discussion forum',
+    purpose: 'Join public chat rooms about your courses or start one of your own.',
+    audience: 'students',
+  },
+  chatRoom: {
+    title: 'Chat room',
+    purpose: 'Talk in real time with everyone in this room.',
+    audience: 'signed-in',
+  },
+  librarySearch: {
+    title: 'Library search',
+    purpose: 'Search books, research papers and course materials, and read books page by page.',
+    audience: 'signed-in',
+  },
+  resourceRequest: {
+    title: 'Request a resource',
+    purpose:
+      'Ask the library for a book, journal, article or course material it does not have yet.',
+    audience: 'signed-in',
+  },
+  resourceRequestAlias: {
+    title: 'Request a resource',
+    purpose:
+      'Ask the library for a book, journal, article or course material it does not have yet.',
+    audience: 'signed-in',
+  },
+  publish: {
+    title: 'Publish course material',
+    purpose: 'Share a course material with your students by its title and a Google Drive link.',
+    audience: 'faculty',
+  },
+  reader: {
+    title: 'Reader',
+    purpose: 'Read a Google Drive document with your own private notes beside it.',
+    audience: 'signed-in',
+  },
+  requests: {
+    title: 'Resource requests',
+    purpose: 'Review and answer the resources students have asked the library to get.',
+    audience: 'faculty',
+  },
+  reservation: {
+    title: 'Offline book service',
+    purpose: 'Reserve a physical book and pick it up at the library in a 30-minute slot.',
+    audience: 'signed-in',
+  },
+};
