@@ -3,7 +3,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 
 /**
  * The test object every spec uses. Each page fails its test on an uncaught script error or a
- * console error (a CSP violation shows up as one), so no spec has to remember to check.
+ * console error or warning (a CSP violation shows up as one), so no spec has to remember to check.
  */
 export const test = base.extend<{ pageErrors: string[] }>({
   pageErrors: [

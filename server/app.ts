@@ -39,6 +39,15 @@ export async function buildApp({
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      // Readable lines for a person at a terminal while developing; JSON lines everywhere else.
+      ...(config.env === 'development' && process.stdout.isTTY
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+            },
+          }
+        : {}),
       // Never log credentials, even if a later route logs a body or headers.
       redact: {
         paths: ['req.headers.cookie', 'req.headers.authorization', '*.password', 'body.password'],

@@ -66,6 +66,18 @@ describe('the server process on the embedded database', () => {
     expect(output).not.toMatch(/COOKIE-SECRET|TOKEN-SECRET|PASSWORD-SECRET/);
   });
 
+  it('refuses a second server on the same DATA_DIR instead of corrupting it', async () => {
+    const first = await startServerProcess({ DATA_DIR: dataDir });
+    try {
+      const second = await runServerToExit({ DATA_DIR: dataDir, PORT: '0' });
+      expect(second.code).toBe(1);
+      expect(second.output).toContain(`Another Digi Library process (pid ${first.child.pid})`);
+      expect(await (await fetch(`${first.url}/api/health`)).json()).toMatchObject({ status: 'ok' });
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+  });
+
   it('refuses to start on a bad setting and names the variable', async () => {
     const result = await runServerToExit({
       DATA_DIR: dataDir,

@@ -27,6 +27,14 @@ export function appRoutes(): RouteObject[] {
   return [
     {
       element: <AppLayout />,
+      // Shown while a deep link's screen code loads on the first visit.
+      hydrateFallbackElement: (
+        <AppLayout>
+          <p className="container" role="status">
+            Loading…
+          </p>
+        </AppLayout>
+      ),
       children: [
         {
           errorElement: <ErrorPage />,

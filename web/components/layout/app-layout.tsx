@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { Footer } from './footer.tsx';
 import styles from './layout.module.css';
@@ -7,9 +7,10 @@ import { TopBar } from './top-bar.tsx';
 /**
  * The frame of every screen: skip link, top bar, main content, footer. After a client-side
  * navigation, focus moves to the main content so keyboard and screen-reader users start at the
- * new screen instead of the link they used.
+ * new screen instead of the link they used. `children` replaces the routed screen while the
+ * first screen's code is still loading.
  */
-export function AppLayout() {
+export function AppLayout({ children }: { children?: ReactNode }) {
   const { pathname } = useLocation();
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
@@ -29,10 +30,10 @@ export function AppLayout() {
       </a>
       <TopBar />
       <main id="main" ref={main} tabIndex={-1} className={styles.main}>
-        <Outlet />
+        {children ?? <Outlet />}
       </main>
       <Footer />
-      <ScrollRestoration />
+      {children ? null : <ScrollRestoration />}
     </div>
   );
 }
