@@ -53,6 +53,9 @@ const envSchema = z.object({
   LIBRARY_LINKEDIN_URL: socialUrl.default('https://www.linkedin.com/'),
 });
 
+/** Names of every environment variable the server reads. */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+
 /** The server's validated configuration. */
 export interface Config {
   env: 'development' | 'production' | 'test';
