@@ -57,6 +57,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       NODE_ENV: 'production',
+      AUTH_SECRET: 'e2e-only-secret-0123456789abcdefghijklmnop',
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: baseURL,

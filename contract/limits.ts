@@ -28,8 +28,13 @@ export const RESERVATION_DAYS_AHEAD = 7;
 /** A reservation is held for this long from the selected time. */
 export const RESERVATION_HOLD_HOURS = 24;
 
-/** Minimum password length at sign-up. */
+/** Password length bounds at sign-up and reset. */
 export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+/** Fields-of-study and interest tags at sign-up. */
+export const TAG_MAX_COUNT = 20;
+export const TAG_MAX_LENGTH = 60;
 
 /** Graduation years accepted at sign-up, inclusive. */
 export const GRADUATION_YEAR_MIN = 2023;

@@ -2,14 +2,19 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { createAuth } from './auth/auth.ts';
+import { resolveAuthSecret } from './auth/secret.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
-import { installErrorHandler } from './http/errors.ts';
+import { errorBody, installErrorHandler } from './http/errors.ts';
+import { allowedOrigins } from './http/origins.ts';
 import { serveWebApp } from './http/web-app.ts';
 import { mountRealtime } from './realtime/index.ts';
 import type { RouteContext } from './routes/context.ts';
+import { authRoutes } from './routes/auth/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { libraryRoutes } from './routes/library/index.ts';
+import { userRoutes } from './routes/users/index.ts';
 
 /** Where `vite build` puts the web app. */
 export const DEFAULT_WEB_ROOT = path.resolve(
@@ -87,11 +92,26 @@ export async function buildApp({
 
   mountRealtime(app, config);
 
-  const context: RouteContext = { config, database };
+  // A state-changing call from another site's page is refused before any handler runs (CSRF).
+  // Browsers always send Origin on such calls; clients without one (curl, tests) are not browsers.
+  const origins = allowedOrigins(config);
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS')
+      return;
+    const origin = request.headers.origin;
+    if (origin !== undefined && !origins.has(origin)) {
+      return reply.code(403).send(errorBody('Requests from other sites are not allowed.'));
+    }
+  });
+
+  const auth = createAuth({ config, database, secret: resolveAuthSecret(config) });
+  const context: RouteContext = { config, database, auth };
   await app.register(
     async (api) => {
       await api.register(healthRoutes, context);
       await api.register(libraryRoutes, context);
+      await api.register(authRoutes, context);
+      await api.register(userRoutes, context);
     },
     { prefix: '/api' },
   );

@@ -41,6 +41,14 @@ const envSchema = z.object({
     .enum(logLevels, { message: `must be one of ${logLevels.join(', ')}` })
     .default('info'),
   DEMO_DATA: booleanText.default(true),
+  AUTH_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters (try: openssl rand -base64 32)')
+    .optional(),
+  FACULTY_EMAIL_DOMAINS: z
+    .string()
+    .regex(/^[a-z0-9.-]+(\s*,\s*[a-z0-9.-]+)*$/i, 'must be a comma-separated list of domains')
+    .optional(),
   LIBRARY_NAME: z.string().min(1).default('Digi Library'),
   LIBRARY_ADDRESS: z.string().min(1).default('1 University Avenue, Campus Town, CT 10001'),
   LIBRARY_PHONE: z.string().min(1).default('+1 (555) 010-4200'),
@@ -66,6 +74,10 @@ export interface Config {
   publicUrl: string;
   logLevel: (typeof logLevels)[number];
   demoData: boolean;
+  /** Signs sessions and tokens; when unset outside production, a random one is kept in DATA_DIR. */
+  authSecret: string | undefined;
+  /** E-mail domains allowed to sign up as faculty; empty means anyone may. */
+  facultyEmailDomains: string[];
   library: {
     name: string;
     address: string;
@@ -106,6 +118,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = result.data;
+  if (e.NODE_ENV === 'production' && !e.AUTH_SECRET) {
+    throw new ConfigError([
+      'AUTH_SECRET: is required in production (try: openssl rand -base64 32)',
+    ]);
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -115,6 +132,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     logLevel: e.LOG_LEVEL,
     demoData: e.DEMO_DATA,
+    authSecret: e.AUTH_SECRET,
+    facultyEmailDomains: (e.FACULTY_EMAIL_DOMAINS ?? '')
+      .split(',')
+      .map((domain) => domain.trim().toLowerCase())
+      .filter(Boolean),
     library: {
       name: e.LIBRARY_NAME,
       address: e.LIBRARY_ADDRESS,

@@ -22,8 +22,65 @@ export interface SchemaMigrationsTable {
   applied_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
+/** An account: better-auth's columns plus our profile columns. */
+export interface UsersTable {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: Generated<boolean>;
+  image: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  role: Generated<'student' | 'faculty' | 'librarian'>;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  phone_number: Generated<string>;
+  institution_name: Generated<string>;
+  department: Generated<string>;
+  student_id: Generated<string>;
+  graduation_year: number | null;
+  academic_fields: ColumnType<string[], string[] | undefined, string[]>;
+  academic_interests: ColumnType<string[], string[] | undefined, string[]>;
+  signup_method: Generated<'form' | 'google' | 'oidc' | 'command'>;
+  profile_completed: Generated<boolean>;
+}
+
+/** A signed-in browser (better-auth's). */
+export interface SessionsTable {
+  id: string;
+  expires_at: Date;
+  token: string;
+  created_at: Generated<Date>;
+  updated_at: Date;
+  ip_address: string | null;
+  user_agent: string | null;
+  user_id: string;
+}
+
+/** A way to sign in to a user: `credential` (password) or a provider identity (better-auth's). */
+export interface AccountsTable {
+  id: string;
+  account_id: string;
+  provider_id: string;
+  user_id: string;
+  password: string | null;
+  created_at: Generated<Date>;
+  updated_at: Date;
+}
+
+/** Fixed-window counters of our rate limiter. */
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  window_started_at: Date;
+}
+
 /** The database as Kysely sees it. Add a table here when a migration creates one. */
 export interface Database {
   items: ItemsTable;
   schema_migrations: SchemaMigrationsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  rate_limits: RateLimitsTable;
 }

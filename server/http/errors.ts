@@ -54,6 +54,8 @@ const FASTIFY_MESSAGES: Record<string, string> = {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
+      if ('retryAfterSeconds' in error)
+        reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.statusCode).send(errorBody(error.message, error.errors));
     }
     const status = error.statusCode ?? 500;

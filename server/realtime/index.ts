@@ -2,19 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { SOCKET_DEFAULTS } from '../../contract/limits.ts';
 import type { Config } from '../config.ts';
+import { allowedOrigins } from '../http/origins.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The Socket.IO server sharing the app's HTTP port. */
     io: Server;
   }
-}
-
-/** Origins allowed to open a socket: the public URL, and Vite's dev server while developing. */
-export function allowedOrigins(config: Config): Set<string> {
-  const origins = new Set([new URL(config.publicUrl).origin]);
-  if (config.env === 'development') origins.add('http://localhost:5173');
-  return origins;
 }
 
 /**

@@ -4,9 +4,18 @@ import { loadConfig, type Config } from '../config.ts';
 import type { DatabaseHandle, DatabaseKind } from '../db/client.ts';
 import { openTestDatabase } from './databases.ts';
 
+/** The auth secret tests run with (never used outside tests). */
+export const TEST_AUTH_SECRET = 'test-only-secret-0123456789abcdefghijklmnop';
+
 /** A configuration for tests: silent logs, test mode, and any variables the test sets. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...env });
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/nonexistent',
+    AUTH_SECRET: TEST_AUTH_SECRET,
+    ...env,
+  });
 }
 
 /** A built (not listening) app on a fresh database; `close()` tears both down. */

@@ -24,9 +24,11 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      AUTH_SECRET: 'process-test-secret-0123456789abcdefghij',
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

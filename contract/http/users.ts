@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import {
+  GRADUATION_YEAR_MAX,
+  GRADUATION_YEAR_MIN,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  TAG_MAX_COUNT,
+  TAG_MAX_LENGTH,
+} from '../limits.ts';
+
+/** Every role an account can have. Librarians are made by a command, never by sign-up. */
+export const ROLES = ['student', 'faculty', 'librarian'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Roles a person may choose at sign-up. */
+export const SIGNUP_ROLES = ['student', 'faculty'] as const;
+
+/** E-mail, normalised: 'A@X.org ' and 'a@x.org' are one account. */
+export const emailSchema = z
+  .string({ message: 'E-mail is required' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'E-mail is required')
+  .max(254, 'E-mail is too long')
+  .pipe(z.email('Enter a valid e-mail address'));
+
+/** A new password: the spec's minimum and a maximum against hashing abuse. */
+export const passwordSchema = z
+  .string({ message: 'Password is required' })
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+const requiredText = (label: string, max = 100) =>
+  z
+    .string({ message: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+const optionalText = (label: string, max = 100) =>
+  z.string().trim().max(max, `${label} must be at most ${max} characters`).optional();
+
+/** A phone number as people type it: digits with spaces, dashes, dots, brackets and a leading +. */
+export const phoneSchema = z
+  .string({ message: 'Phone number is required' })
+  .trim()
+  .min(1, 'Phone number is required')
+  .regex(/^\+?[\d\s().-]{5,30}$/, 'Enter a valid phone number');
+
+/** Fields-of-study or interest tags: trimmed, empties and duplicates dropped. */
+export const tagsSchema = z
+  .array(z.string().max(TAG_MAX_LENGTH, `A tag must be at most ${TAG_MAX_LENGTH} characters`))
+  .max(TAG_MAX_COUNT, `At most ${TAG_MAX_COUNT} tags`)
+  .transform((tags) => normaliseTags(tags));
+
+/** Trims tags and drops empty and repeated ones (case-insensitively), keeping the first spelling. */
+export function normaliseTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const result: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim();
+    if (!tag || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    result.push(tag);
+  }
+  return result;
+}
+
+export const graduationYearSchema = z.coerce
+  .number({ message: 'Graduation year must be a number' })
+  .int('Graduation year must be a whole number')
+  .min(
+    GRADUATION_YEAR_MIN,
+    `Graduation year must be between ${GRADUATION_YEAR_MIN} and ${GRADUATION_YEAR_MAX}`,
+  )
+  .max(
+    GRADUATION_YEAR_MAX,
+    `Graduation year must be between ${GRADUATION_YEAR_MIN} and ${GRADUATION_YEAR_MAX}`,
+  );
+
+/** Sign-up step 1 (the form): who the person is. */
+export const signUpStepOneSchema = z.object({
+  firstName: requiredText('First name'),
+  lastName: requiredText('Last name'),
+  email: emailSchema,
+  password: passwordSchema,
+  phoneNumber: phoneSchema,
+  role: z.enum(SIGNUP_ROLES, { message: 'Choose student or faculty' }),
+});
+
+/** Sign-up step 2 (the form): the academic profile. */
+export const signUpStepTwoSchema = z.object({
+  institutionName: requiredText('Institution name', 200),
+  department: requiredText('Department', 200),
+  studentId: requiredText('Student ID', 50),
+  graduationYear: graduationYearSchema,
+  fields: tagsSchema,
+  interests: tagsSchema,
+});
+
+/** `POST /api/users/check-user`. */
+export const checkUserRequestSchema = z.object({ email: emailSchema });
+export const checkUserResponseSchema = z.object({
+  exists: z.boolean(),
+  payload: z.object({ role: z.enum(ROLES) }).optional(),
+});
+
+/**
+ * `POST /api/users/register`, the spec's payload plus the three fields the old client dropped.
+ * A form sign-up needs a password; a provider sign-up ('google', or 'oidc' for the institution's
+ * own provider) completes the profile of the identity that is signed in and has none.
+ */
+export const registerRequestSchema = z
+  .object({
+    firstName: requiredText('First name'),
+    lastName: requiredText('Last name'),
+    email: emailSchema,
+    password: passwordSchema.optional(),
+    phoneNumber: phoneSchema,
+    role: z.enum(SIGNUP_ROLES, { message: 'Choose student or faculty' }),
+    institutionName: requiredText('Institution name', 200),
+    academicProfile: z
+      .object({ fields: tagsSchema, interests: tagsSchema })
+      .default({ fields: [], interests: [] }),
+    signupMethod: z
+      .enum(['form', 'google', 'oidc'], { message: 'Unknown sign-up method' })
+      .default('form'),
+    department: optionalText('Department', 200),
+    studentId: optionalText('Student ID', 50),
+    graduationYear: graduationYearSchema.optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.signupMethod !== 'form') return;
+    const password = passwordSchema.safeParse(body.password ?? '');
+    if (!password.success) {
+      context.addIssue({
+        code: 'custom',
+        path: ['password'],
+        message: password.error.issues[0]?.message ?? 'Password is required',
+      });
+    }
+  });
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+
+export const registerResponseSchema = z.object({
+  success: z.boolean(),
+  user: z.object({ role: z.enum(ROLES) }),
+  message: z.string(),
+});
+
+/** `POST /api/users/login`; `rememberMe` keeps the session for 30 days instead of the browser session. */
+export const loginRequestSchema = z.object({
+  email: emailSchema,
+  password: z
+    .string({ message: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(1024, 'Password is too long'),
+  rememberMe: z.boolean().optional().default(false),
+});
+export const loginResponseSchema = z.object({
+  success: z.boolean(),
+  payload: z.object({ role: z.enum(ROLES) }).optional(),
+  message: z.string(),
+});
+
+/** `POST /api/users/signin`: the signed-in user's own summary, looked up by their e-mail. */
+export const signinRequestSchema = z.object({ email: emailSchema });
+export const signinResponseSchema = z.object({
+  success: z.boolean(),
+  payload: z
+    .object({
+      role: z.enum(ROLES),
+      email: z.string(),
+      firstName: z.string(),
+      phoneNumber: z.string(),
+    })
+    .optional(),
+  message: z.string().optional(),
+});
+
+/** The signed-in user as the web app sees them. */
+export const currentUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  phoneNumber: z.string(),
+  institutionName: z.string(),
+  department: z.string(),
+  studentId: z.string(),
+  graduationYear: z.number().nullable(),
+  academicProfile: z.object({ fields: z.array(z.string()), interests: z.array(z.string()) }),
+  signupMethod: z.enum(['form', 'google', 'oidc', 'command']),
+  profileCompleted: z.boolean(),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/** `GET /api/users/me`: 200 with the user, or 401 for a guest. */
+export const meResponseSchema = z.object({ user: currentUserSchema });
+
+/** `POST /api/users/logout`. */
+export const logoutResponseSchema = z.object({ success: z.literal(true) });
+
+/** `GET /api/users/providers`: which external sign-in buttons work on this server. */
+export const providersResponseSchema = z.object({
+  google: z.boolean(),
+  oidc: z.object({ label: z.string() }).nullable(),
+});
+
+/** The screen each role lands on after signing in. */
+export function homePathFor(role: Role): '/userprofile' | '/facultyprofile' {
+  return role === 'student' ? '/userprofile' : '/facultyprofile';
+}

@@ -1,0 +1,100 @@
+import { betterAuth } from 'better-auth';
+import type { Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import { allowedOrigins } from '../http/origins.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/limits.ts';
+
+const DAY = 60 * 60 * 24;
+
+/** How long a remembered session lives; every day of use pushes it forward (rolling). */
+export const SESSION_DAYS = 30;
+
+/**
+ * better-auth on our own database and tables: password hashing (scrypt), sessions, cookies,
+ * OAuth/OIDC and reset tokens are its job. Tables and columns are ours (snake_case, created by
+ * `server/db/migrations/`); the mapping below tells better-auth their names.
+ */
+export function createAuth(options: { config: Config; database: DatabaseHandle; secret: string }) {
+  const { config, database, secret } = options;
+  const https = config.publicUrl.startsWith('https:');
+  return betterAuth({
+    appName: 'Digi Library',
+    baseURL: config.publicUrl,
+    basePath: '/api/auth',
+    secret,
+    database: { db: database.db, type: 'postgres' },
+    trustedOrigins: [...allowedOrigins(config)],
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      autoSignIn: true,
+      revokeSessionsOnPasswordReset: true,
+    },
+    user: {
+      modelName: 'users',
+      fields: { emailVerified: 'email_verified', createdAt: 'created_at', updatedAt: 'updated_at' },
+      additionalFields: {
+        // Never settable by a client: our routes and the user:create command decide it.
+        role: {
+          type: 'string',
+          required: false,
+          input: false,
+          defaultValue: 'student',
+          fieldName: 'role',
+        },
+      },
+    },
+    session: {
+      modelName: 'sessions',
+      expiresIn: SESSION_DAYS * DAY,
+      updateAge: DAY,
+      fields: {
+        expiresAt: 'expires_at',
+        createdAt: 'created_at',
+        updatedAt: 'updated_at',
+        ipAddress: 'ip_address',
+        userAgent: 'user_agent',
+        userId: 'user_id',
+      },
+    },
+    account: {
+      modelName: 'accounts',
+      fields: {
+        accountId: 'account_id',
+        providerId: 'provider_id',
+        userId: 'user_id',
+        accessToken: 'access_token',
+        refreshToken: 'refresh_token',
+        idToken: 'id_token',
+        accessTokenExpiresAt: 'access_token_expires_at',
+        refreshTokenExpiresAt: 'refresh_token_expires_at',
+        createdAt: 'created_at',
+        updatedAt: 'updated_at',
+      },
+      // An identity from a provider never takes over a password account by e-mail alone.
+      accountLinking: { enabled: false },
+    },
+    verification: {
+      modelName: 'verifications',
+      fields: { expiresAt: 'expires_at', createdAt: 'created_at', updatedAt: 'updated_at' },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      modelName: 'auth_rate_limits',
+      fields: { lastRequest: 'last_request' },
+      window: 60,
+      max: 100,
+    },
+    advanced: {
+      useSecureCookies: https,
+      cookiePrefix: 'digi',
+      defaultCookieAttributes: { sameSite: 'lax', httpOnly: true, secure: https },
+    },
+    telemetry: { enabled: false },
+  });
+}
+
+/** The configured better-auth instance. */
+export type Auth = ReturnType<typeof createAuth>;

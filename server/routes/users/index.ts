@@ -1,0 +1,134 @@
+import { APIError } from 'better-auth/api';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  checkUserRequestSchema,
+  loginRequestSchema,
+  registerRequestSchema,
+  signinRequestSchema,
+} from '../../../contract/http/users.ts';
+import { currentUser, forwardCookies, toFetchHeaders } from '../../auth/session.ts';
+import { completeProviderProfile, registerWithPassword } from '../../commands/register-user.ts';
+import { HttpError, parseInput } from '../../http/errors.ts';
+import { enforceRateLimits } from '../../http/rate-limit.ts';
+import { presentCurrentUser } from '../../presenters/user.ts';
+import type { RouteContext } from '../context.ts';
+
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+
+/**
+ * The spec's account calls (`/api/users/*`). better-auth does the identity work; these routes
+ * keep the spec's request and response shapes, validate with the contract's schemas, rate-limit
+ * per IP and per e-mail, and never trust the payload for who the caller is.
+ */
+export async function userRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
+  const { auth, database } = context;
+  const db = database.db;
+  const ipKey = (request: FastifyRequest) => request.ip;
+
+  app.post('/users/check-user', async (request) => {
+    const { email } = parseInput(checkUserRequestSchema, request.body);
+    await enforceRateLimits(db, [
+      { key: `check-user:ip:${ipKey(request)}`, limit: 60, windowSeconds: 15 * MINUTE },
+    ]);
+    const user = await db
+      .selectFrom('users')
+      .select(['role', 'profile_completed'])
+      .where('email', '=', email)
+      .executeTakeFirst();
+    return user?.profile_completed
+      ? { exists: true, payload: { role: user.role } }
+      : { exists: false };
+  });
+
+  app.post('/users/register', async (request, reply) => {
+    const body = parseInput(registerRequestSchema, request.body);
+    await enforceRateLimits(db, [
+      { key: `register:ip:${ipKey(request)}`, limit: 10, windowSeconds: HOUR },
+      { key: `register:email:${body.email}`, limit: 5, windowSeconds: HOUR },
+    ]);
+    let role;
+    if (body.signupMethod === 'form') {
+      const result = await registerWithPassword(context, body, toFetchHeaders(request.headers));
+      forwardCookies(result.headers, reply);
+      role = result.role;
+    } else {
+      role = await completeProviderProfile(
+        context,
+        await currentUser(request, reply, context),
+        body,
+      );
+    }
+    return { success: true, user: { role }, message: 'Registration successful' };
+  });
+
+  app.post('/users/login', async (request, reply) => {
+    const body = parseInput(loginRequestSchema, request.body);
+    await enforceRateLimits(db, [
+      { key: `login:ip:${ipKey(request)}`, limit: 30, windowSeconds: 15 * MINUTE },
+      { key: `login:email:${body.email}`, limit: 10, windowSeconds: 15 * MINUTE },
+    ]);
+    try {
+      const { headers, response } = await auth.api.signInEmail({
+        body: { email: body.email, password: body.password, rememberMe: body.rememberMe },
+        headers: toFetchHeaders(request.headers),
+        returnHeaders: true,
+      });
+      forwardCookies(headers, reply);
+      const user = await db
+        .selectFrom('users')
+        .select('role')
+        .where('id', '=', response.user.id)
+        .executeTakeFirstOrThrow();
+      return { success: true, payload: { role: user.role }, message: 'Login successful' };
+    } catch (error) {
+      // The same answer whether the e-mail exists or the password is wrong.
+      if (error instanceof APIError) throw new HttpError(401, 'Invalid credentials');
+      throw error;
+    }
+  });
+
+  app.post('/users/signin', async (request, reply) => {
+    const { email } = parseInput(signinRequestSchema, request.body);
+    const user = await currentUser(request, reply, context);
+    if (!user) throw new HttpError(401, 'Please sign in to continue.');
+    // Only one's own account: this call must not look anybody else up.
+    if (user.email !== email) throw new HttpError(403, 'You can only look up your own account.');
+    if (!user.profile_completed) return { success: false, message: 'User not found in system' };
+    return {
+      success: true,
+      payload: {
+        role: user.role,
+        email: user.email,
+        firstName: user.first_name,
+        phoneNumber: user.phone_number,
+      },
+    };
+  });
+
+  app.post('/users/logout', async (request, reply) => {
+    try {
+      const { headers } = await auth.api.signOut({
+        headers: toFetchHeaders(request.headers),
+        returnHeaders: true,
+      });
+      forwardCookies(headers, reply);
+    } catch (error) {
+      // Signing out without a session is already done.
+      if (!(error instanceof APIError)) throw error;
+    }
+    return { success: true };
+  });
+
+  app.get('/users/me', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const user = await currentUser(request, reply, context);
+    if (!user) throw new HttpError(401, 'Please sign in to continue.');
+    return { user: presentCurrentUser(user) };
+  });
+
+  app.get('/users/providers', async () => ({
+    google: false,
+    oidc: null,
+  }));
+}

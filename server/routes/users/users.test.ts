@@ -1,0 +1,389 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkUserResponseSchema,
+  loginResponseSchema,
+  meResponseSchema,
+  registerResponseSchema,
+} from '../../../contract/http/users.ts';
+import { errorResponseSchema } from '../../../contract/http/errors.ts';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { testDatabaseKinds } from '../../test/databases.ts';
+import { registrationFactory } from '../../test/factories.ts';
+import { setCookies, TestClient } from '../../test/http.ts';
+
+const SESSION_COOKIE = 'digi.session_token';
+
+describe.each(testDatabaseKinds())('account calls on %s', (kind) => {
+  let testApp: TestApp;
+  const client = () => new TestClient(testApp.app, testApp.config.publicUrl);
+
+  beforeAll(async () => {
+    testApp = await createTestApp(kind);
+  });
+  afterAll(async () => testApp.close());
+
+  describe('POST /api/users/register', () => {
+    it('creates a student with the whole profile and signs them in', async () => {
+      const browser = client();
+      const registration = registrationFactory();
+      const response = await browser.post('/api/users/register', registration);
+      expect(response.statusCode).toBe(200);
+      expect(registerResponseSchema.parse(response.json())).toEqual({
+        success: true,
+        user: { role: 'student' },
+        message: 'Registration successful',
+      });
+      const cookie = setCookies(response).find((line) => line.startsWith(`${SESSION_COOKIE}=`));
+      expect(cookie).toMatch(/HttpOnly/i);
+      expect(cookie).toMatch(/SameSite=Lax/i);
+      expect(cookie).not.toMatch(/Secure/i);
+
+      const me = meResponseSchema.parse((await browser.get('/api/users/me')).json());
+      expect(me.user).toMatchObject({
+        email: registration.email,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        role: 'student',
+        phoneNumber: '+1 555 010 2000',
+        institutionName: 'Campus University',
+        department: 'Mathematics',
+        studentId: 'S-1001',
+        graduationYear: 2027,
+        academicProfile: { fields: ['Mathematics', 'Computing'], interests: ['Engines'] },
+        signupMethod: 'form',
+        profileCompleted: true,
+      });
+    });
+
+    it('creates a faculty member who lands as faculty', async () => {
+      const response = await client().post(
+        '/api/users/register',
+        registrationFactory({ role: 'faculty', studentId: undefined, graduationYear: undefined }),
+      );
+      expect(response.json()).toMatchObject({ success: true, user: { role: 'faculty' } });
+    });
+
+    it('answers 400 "User already exists" for a known e-mail, whatever its case and spacing', async () => {
+      const registration = registrationFactory();
+      await client().post('/api/users/register', registration);
+      const again = await client().post('/api/users/register', {
+        ...registration,
+        email: ` ${registration.email.toUpperCase()} `,
+      });
+      expect(again.statusCode).toBe(400);
+      expect(again.json()).toEqual({ success: false, message: 'User already exists' });
+    });
+
+    it('names every invalid field', async () => {
+      const response = await client().post('/api/users/register', {
+        ...registrationFactory(),
+        firstName: '  ',
+        email: 'not-an-email',
+        password: 'short',
+        phoneNumber: 'call me',
+        graduationYear: 2031,
+        role: 'librarian',
+      });
+      expect(response.statusCode).toBe(400);
+      const body = errorResponseSchema.parse(response.json());
+      const byPath = Object.fromEntries(
+        (body.errors ?? []).map((error) => [error.path, error.message]),
+      );
+      expect(byPath).toMatchObject({
+        firstName: 'First name is required',
+        email: 'Enter a valid e-mail address',
+        phoneNumber: 'Enter a valid phone number',
+        graduationYear: 'Graduation year must be between 2023 and 2030',
+        role: 'Choose student or faculty',
+        password: 'Password must be at least 8 characters',
+      });
+    });
+
+    it('refuses a common password and an overlong one', async () => {
+      const common = await client().post(
+        '/api/users/register',
+        registrationFactory({ password: 'Password123' }),
+      );
+      expect(common.statusCode).toBe(400);
+      expect(common.json().errors).toEqual([
+        { path: 'password', message: expect.stringMatching(/too common/) },
+      ]);
+      const long = await client().post(
+        '/api/users/register',
+        registrationFactory({ password: 'x'.repeat(129) }),
+      );
+      expect(long.statusCode).toBe(400);
+      expect(long.json().errors[0]).toMatchObject({
+        path: 'password',
+        message: 'Password must be at most 128 characters',
+      });
+    });
+
+    it('never lets a client choose its role beyond student or faculty, or set server fields', async () => {
+      const browser = client();
+      await browser.post('/api/users/register', {
+        ...registrationFactory(),
+        emailVerified: true,
+        profileCompleted: false,
+        signup_method: 'command',
+        role_override: 'librarian',
+      });
+      const me = meResponseSchema.parse((await browser.get('/api/users/me')).json());
+      expect(me.user.role).toBe('student');
+      expect(me.user.signupMethod).toBe('form');
+    });
+
+    it('never returns a password or its hash', async () => {
+      const browser = client();
+      const registration = registrationFactory();
+      const response = await browser.post('/api/users/register', registration);
+      const me = await browser.get('/api/users/me');
+      for (const body of [response.body, me.body]) {
+        expect(body).not.toContain(registration.password);
+        expect(body).not.toMatch(/password|scrypt|hash/i);
+      }
+    });
+  });
+
+  describe('POST /api/users/check-user', () => {
+    it('says whether an account exists, and its role', async () => {
+      const registration = registrationFactory({ role: 'faculty' });
+      await client().post('/api/users/register', registration);
+      const known = await client().post('/api/users/check-user', {
+        email: registration.email.toUpperCase(),
+      });
+      expect(checkUserResponseSchema.parse(known.json())).toEqual({
+        exists: true,
+        payload: { role: 'faculty' },
+      });
+      const unknown = await client().post('/api/users/check-user', { email: 'nobody@uni.example' });
+      expect(unknown.json()).toEqual({ exists: false });
+    });
+
+    it('refuses a malformed e-mail', async () => {
+      const response = await client().post('/api/users/check-user', { email: 'nope' });
+      expect(response.statusCode).toBe(400);
+    });
+  });
+
+  describe('POST /api/users/login', () => {
+    it('signs in, answering the role; a session cookie lasts the browser session without Remember me', async () => {
+      const registration = registrationFactory();
+      await client().post('/api/users/register', registration);
+      const browser = client();
+      const response = await browser.post('/api/users/login', {
+        email: registration.email,
+        password: registration.password,
+      });
+      expect(loginResponseSchema.parse(response.json())).toEqual({
+        success: true,
+        payload: { role: 'student' },
+        message: 'Login successful',
+      });
+      const cookie = setCookies(response).find((line) => line.startsWith(`${SESSION_COOKIE}=`));
+      expect(cookie).toBeDefined();
+      expect(cookie).not.toMatch(/Max-Age|Expires/i);
+      expect((await browser.get('/api/users/me')).statusCode).toBe(200);
+    });
+
+    it('keeps the session for 30 days with Remember me', async () => {
+      const registration = registrationFactory();
+      await client().post('/api/users/register', registration);
+      const response = await client().post('/api/users/login', {
+        email: registration.email,
+        password: registration.password,
+        rememberMe: true,
+      });
+      const cookie = setCookies(response).find((line) => line.startsWith(`${SESSION_COOKIE}=`));
+      expect(cookie).toMatch(new RegExp(`Max-Age=${30 * 24 * 60 * 60}`));
+    });
+
+    it('answers "Invalid credentials" alike for a wrong password and an unknown e-mail', async () => {
+      const registration = registrationFactory();
+      await client().post('/api/users/register', registration);
+      const wrong = await client().post('/api/users/login', {
+        email: registration.email,
+        password: 'not the password',
+      });
+      const unknown = await client().post('/api/users/login', {
+        email: 'ghost@uni.example',
+        password: 'not the password',
+      });
+      for (const response of [wrong, unknown]) {
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual({ success: false, message: 'Invalid credentials' });
+        expect(setCookies(response).some((line) => line.startsWith(`${SESSION_COOKIE}=`))).toBe(
+          false,
+        );
+      }
+    });
+
+    it('gives a new session cookie at every sign-in', async () => {
+      const registration = registrationFactory();
+      const browser = client();
+      await browser.post('/api/users/register', registration);
+      const first = browser.cookies.get(SESSION_COOKIE);
+      await browser.post('/api/users/login', {
+        email: registration.email,
+        password: registration.password,
+      });
+      expect(browser.cookies.get(SESSION_COOKIE)).not.toBe(first);
+    });
+  });
+
+  describe('POST /api/users/signin', () => {
+    it("answers the signed-in user's own summary", async () => {
+      const browser = client();
+      const registration = registrationFactory();
+      await browser.post('/api/users/register', registration);
+      const response = await browser.post('/api/users/signin', { email: registration.email });
+      expect(response.json()).toEqual({
+        success: true,
+        payload: {
+          role: 'student',
+          email: registration.email,
+          firstName: 'Ada',
+          phoneNumber: '+1 555 010 2000',
+        },
+      });
+    });
+
+    it('refuses to look up anyone else, and guests', async () => {
+      const other = registrationFactory();
+      await client().post('/api/users/register', other);
+      const browser = client();
+      await browser.post('/api/users/register', registrationFactory());
+      const response = await browser.post('/api/users/signin', { email: other.email });
+      expect(response.statusCode).toBe(403);
+      expect(response.body).not.toContain(other.phoneNumber);
+      const guest = await client().post('/api/users/signin', { email: other.email });
+      expect(guest.statusCode).toBe(401);
+    });
+  });
+
+  describe('sign-out and the session', () => {
+    it('POST /api/users/logout ends the session on the server: the old cookie no longer works', async () => {
+      const browser = client();
+      await browser.post('/api/users/register', registrationFactory());
+      const oldCookie = `${SESSION_COOKIE}=${browser.cookies.get(SESSION_COOKIE)}`;
+      const response = await browser.post('/api/users/logout', {});
+      expect(response.json()).toEqual({ success: true });
+      expect(browser.cookies.has(SESSION_COOKIE)).toBe(false);
+      const replay = await testApp.app.inject({
+        url: '/api/users/me',
+        headers: { cookie: oldCookie },
+      });
+      expect(replay.statusCode).toBe(401);
+    });
+
+    it('GET /api/users/me answers 401 for a guest and for a forged cookie', async () => {
+      expect((await client().get('/api/users/me')).statusCode).toBe(401);
+      const forged = await testApp.app.inject({
+        url: '/api/users/me',
+        headers: { cookie: `${SESSION_COOKIE}=forged.value` },
+      });
+      expect(forged.statusCode).toBe(401);
+      expect(forged.json()).toEqual({ success: false, message: 'Please sign in to continue.' });
+    });
+
+    it('logging out without a session is harmless', async () => {
+      expect((await client().post('/api/users/logout', {})).json()).toEqual({ success: true });
+    });
+  });
+
+  describe('abuse', () => {
+    it('limits login attempts per e-mail with 429 and says when to retry, even across a restart', async () => {
+      const registration = registrationFactory();
+      await client().post('/api/users/register', registration);
+      let last;
+      for (let attempt = 0; attempt < 11; attempt += 1) {
+        last = await client().post('/api/users/login', {
+          email: registration.email,
+          password: 'wrong password!',
+        });
+      }
+      expect(last!.statusCode).toBe(429);
+      expect(last!.json().message).toMatch(
+        /^Too many attempts\. Please try again in \d+ minutes?\.$/,
+      );
+      expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+
+      // Counters live in the database: a new server process on it still refuses.
+      const { buildApp } = await import('../../app.ts');
+      const restarted = await buildApp({
+        config: testApp.config,
+        database: testApp.database,
+        webRoot: '/nonexistent',
+      });
+      try {
+        const response = await restarted.inject({
+          method: 'POST',
+          url: '/api/users/login',
+          payload: { email: registration.email, password: registration.password },
+        });
+        expect(response.statusCode).toBe(429);
+      } finally {
+        await restarted.close();
+      }
+    });
+
+    it('refuses a state-changing call from another site', async () => {
+      const response = await client().post(
+        '/api/users/check-user',
+        { email: 'a@b.example' },
+        { origin: 'https://evil.example' },
+      );
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({
+        success: false,
+        message: 'Requests from other sites are not allowed.',
+      });
+    });
+  });
+});
+
+describe('accounts under configuration', () => {
+  it('marks the session cookie Secure when PUBLIC_URL is https', async () => {
+    const testApp = await createTestApp('pglite', {
+      env: { PUBLIC_URL: 'https://library.example.edu' },
+    });
+    try {
+      const response = await new TestClient(testApp.app, 'https://library.example.edu').post(
+        '/api/users/register',
+        registrationFactory(),
+      );
+      const cookie = setCookies(response).find((line) => line.includes('session_token='));
+      expect(cookie).toMatch(/; Secure/i);
+      expect(cookie).toMatch(/HttpOnly/i);
+    } finally {
+      await testApp.close();
+    }
+  });
+
+  it('refuses faculty sign-up outside FACULTY_EMAIL_DOMAINS, with a clear message', async () => {
+    const testApp = await createTestApp('pglite', {
+      env: { FACULTY_EMAIL_DOMAINS: 'uni.edu, staff.college.edu' },
+    });
+    try {
+      const client = new TestClient(testApp.app, testApp.config.publicUrl);
+      const outside = await client.post(
+        '/api/users/register',
+        registrationFactory({ role: 'faculty', email: 'prof@gmail.example' }),
+      );
+      expect(outside.statusCode).toBe(403);
+      expect(outside.json().message).toContain('uni.edu or staff.college.edu');
+      const inside = await client.post(
+        '/api/users/register',
+        registrationFactory({ role: 'faculty', email: 'prof@maths.uni.edu' }),
+      );
+      expect(inside.json()).toMatchObject({ success: true, user: { role: 'faculty' } });
+      const student = await client.post(
+        '/api/users/register',
+        registrationFactory({ role: 'student', email: 'kid@gmail.example' }),
+      );
+      expect(student.json()).toMatchObject({ success: true, user: { role: 'student' } });
+    } finally {
+      await testApp.close();
+    }
+  });
+});
