@@ -63,6 +63,7 @@ export default defineConfig({
       PUBLIC_URL: baseURL,
       DATA_DIR: process.env.E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
+      TRUST_PROXY: 'true',
     },
   },
 });

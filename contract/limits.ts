@@ -10,6 +10,14 @@ export const LANDING_COUNTERS = [
   { target: 100, suffix: '+', label: 'Universities' },
 ] as const;
 
+/** The faculty landing's 'Our Impact' block. */
+export const FACULTY_IMPACT_COUNTERS = [
+  { target: 1000, suffix: '+', label: 'Published Books' },
+  { target: 500, suffix: '+', label: 'Active Teachers' },
+  { target: 50, suffix: '+', label: 'Academic Categories' },
+  { target: 10000, suffix: '+', label: 'Student Requests' },
+] as const;
+
 /** How long the landing and faculty counters take to reach their targets. */
 export const COUNTER_DURATION_MS = 2000;
 

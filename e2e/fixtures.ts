@@ -11,9 +11,16 @@ export const test = base.extend<{ pageErrors: string[] }>({
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
       page.on('console', (message) => {
-        // A 404 answer for a deliberately unknown page is expected; everything else is a fault.
-        if (message.type() === 'error' && !/status of 404/.test(message.text()))
-          errors.push(message.text());
+        // Chromium logs every 4xx answer (a refused sign-in, an unknown page) that the app
+        // handles itself; any other error or warning (a 5xx, a CSP violation, a React or router
+        // warning) is a fault.
+        const kind = message.type();
+        const handled =
+          /^Failed to load resource: the server responded with a status of 4\d\d/.test(
+            message.text(),
+          );
+        if ((kind === 'error' || kind === 'warning') && !handled)
+          errors.push(`${kind}: ${message.text()}`);
       });
       await use(errors);
       expect(errors, 'errors in the browser console').toEqual([]);

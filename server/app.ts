@@ -61,6 +61,8 @@ export async function buildApp({
     },
     // Closes idle keep-alive connections on shutdown so a SIGTERM does not wait on browsers.
     forceCloseConnections: 'idle',
+    // Rate limits count per client address: behind a proxy that is X-Forwarded-For's.
+    trustProxy: config.trustProxy,
     return503OnClosing: true,
   });
 

@@ -41,6 +41,7 @@ const envSchema = z.object({
     .enum(logLevels, { message: `must be one of ${logLevels.join(', ')}` })
     .default('info'),
   DEMO_DATA: booleanText.default(true),
+  TRUST_PROXY: booleanText.default(false),
   AUTH_SECRET: z
     .string()
     .min(32, 'must be at least 32 characters (try: openssl rand -base64 32)')
@@ -74,6 +75,8 @@ export interface Config {
   publicUrl: string;
   logLevel: (typeof logLevels)[number];
   demoData: boolean;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
   /** Signs sessions and tokens; when unset outside production, a random one is kept in DATA_DIR. */
   authSecret: string | undefined;
   /** E-mail domains allowed to sign up as faculty; empty means anyone may. */
@@ -132,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     logLevel: e.LOG_LEVEL,
     demoData: e.DEMO_DATA,
+    trustProxy: e.TRUST_PROXY,
     authSecret: e.AUTH_SECRET,
     facultyEmailDomains: (e.FACULTY_EMAIL_DOMAINS ?? '')
       .split(',')

@@ -97,7 +97,7 @@ describe.runIf(testDatabaseKinds().includes('postgres'))('the server process on 
     // Start from an empty database so the processes really race to migrate it.
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    await client.query('DROP TABLE items; DROP TABLE schema_migrations;');
+    await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public;');
     const servers = await Promise.all([
       startServerProcess({ DATABASE_URL: url, DATA_DIR: '/nonexistent' }),
       startServerProcess({ DATABASE_URL: url, DATA_DIR: '/nonexistent' }),

@@ -1,28 +1,43 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
+import type { Role } from '../contract/http/users.ts';
 import { ROUTES, type RouteName } from '../contract/routes.ts';
+import { RequireRole } from './components/auth/require-role.tsx';
 import { AppLayout } from './components/layout/app-layout.tsx';
 import { ErrorPage } from './routes/error-page.tsx';
 import { LandingPage } from './routes/landing/landing-page.tsx';
-import { UPCOMING_SCREENS } from './routes/upcoming/screens.ts';
+import { UPCOMING_SCREENS, type UpcomingScreen } from './routes/upcoming/screens.ts';
+
+const STAFF: readonly Role[] = ['faculty', 'librarian'];
+
+/** Wraps a screen in its guard: `null` for public screens, `[]` for any signed-in member. */
+function guarded(roles: readonly Role[] | null, element: ReactNode): ReactNode {
+  return roles === null ? element : <RequireRole roles={roles}>{element}</RequireRole>;
+}
+
+const AUDIENCE_ROLES: Record<UpcomingScreen['audience'], readonly Role[] | null> = {
+  everyone: null,
+  'signed-in': [],
+  faculty: STAFF,
+};
 
 /**
- * The screens. The landing page ships in the first bundle; every other screen loads its code on
- * demand, so a first visit downloads only what it shows.
+ * The screens, with who may open each (docs/role-matrix.md). The landing page ships in the first
+ * bundle; every other screen loads its code on demand.
  */
 export function appRoutes(): RouteObject[] {
-  const upcoming = (
-    Object.entries(UPCOMING_SCREENS) as [
-      RouteName,
-      NonNullable<(typeof UPCOMING_SCREENS)[RouteName]>,
-    ][]
-  ).map(([name, screen]): RouteObject => ({
-    path: ROUTES[name],
-    lazy: async () => {
-      const { UpcomingPage } = await import('./routes/upcoming/upcoming-page.tsx');
-      return { element: <UpcomingPage screen={screen} /> };
-    },
-  }));
+  const upcoming = (Object.entries(UPCOMING_SCREENS) as [RouteName, UpcomingScreen][]).map(
+    ([name, screen]): RouteObject => ({
+      path: ROUTES[name],
+      lazy: async () => {
+        const { UpcomingPage } = await import('./routes/upcoming/upcoming-page.tsx');
+        return {
+          element: guarded(AUDIENCE_ROLES[screen.audience], <UpcomingPage screen={screen} />),
+        };
+      },
+    }),
+  );
 
   return [
     {
@@ -45,6 +60,34 @@ export function appRoutes(): RouteObject[] {
               lazy: async () => ({
                 Component: (await import('./routes/guest/guest-page.tsx')).GuestPage,
               }),
+            },
+            {
+              path: ROUTES.signIn,
+              lazy: async () => ({
+                Component: (await import('./routes/sign-in/sign-in-page.tsx')).SignInPage,
+              }),
+            },
+            {
+              path: ROUTES.signUp,
+              lazy: async () => ({
+                Component: (await import('./routes/sign-up/sign-up-page.tsx')).SignUpPage,
+              }),
+            },
+            {
+              path: ROUTES.studentHome,
+              lazy: async () => {
+                const { StudentHomePage } =
+                  await import('./routes/student-home/student-home-page.tsx');
+                return { element: guarded(['student'], <StudentHomePage />) };
+              },
+            },
+            {
+              path: ROUTES.facultyHome,
+              lazy: async () => {
+                const { FacultyHomePage } =
+                  await import('./routes/faculty-home/faculty-home-page.tsx');
+                return { element: guarded(STAFF, <FacultyHomePage />) };
+              },
             },
             ...upcoming,
             {

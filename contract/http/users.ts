@@ -197,8 +197,11 @@ export const currentUserSchema = z.object({
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
-/** `GET /api/users/me`: 200 with the user, or 401 for a guest. */
-export const meResponseSchema = z.object({ user: currentUserSchema });
+/**
+ * `GET /api/users/me`: the signed-in user, or `user: null` for a guest (a 200 either way: asking
+ * who one is is not an error, and a guest's browser console stays clean).
+ */
+export const meResponseSchema = z.object({ user: currentUserSchema.nullable() });
 
 /** `POST /api/users/logout`. */
 export const logoutResponseSchema = z.object({ success: z.literal(true) });

@@ -2,6 +2,7 @@ import { betterAuth } from 'better-auth';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { allowedOrigins } from '../http/origins.ts';
+import { CLIENT_IP_HEADER } from './session.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/limits.ts';
 
 const DAY = 60 * 60 * 24;
@@ -91,6 +92,8 @@ export function createAuth(options: { config: Config; database: DatabaseHandle; 
       useSecureCookies: https,
       cookiePrefix: 'digi',
       defaultCookieAttributes: { sameSite: 'lax', httpOnly: true, secure: https },
+      // Fastify resolves the client address (honouring TRUST_PROXY) and passes it in this header.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     telemetry: { enabled: false },
   });

@@ -9,13 +9,21 @@ import type { Selectable } from 'kysely';
 /** A user row as our routes read it. */
 export type UserRow = Selectable<UsersTable>;
 
-/** Fastify's request headers as the Fetch `Headers` better-auth expects. */
-export function toFetchHeaders(headers: FastifyRequest['headers']): Headers {
+/** The header that tells better-auth the client address Fastify resolved (see `toFetchHeaders`). */
+export const CLIENT_IP_HEADER = 'x-digi-client-ip';
+
+/**
+ * A request's headers as the Fetch `Headers` better-auth expects, plus the client address
+ * Fastify resolved (honouring TRUST_PROXY). A client-sent header of that name is dropped, so
+ * nobody can choose the address better-auth rate-limits by.
+ */
+export function toFetchHeaders(request: FastifyRequest): Headers {
   const result = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name === CLIENT_IP_HEADER) continue;
     for (const item of Array.isArray(value) ? value : [value]) result.append(name, item);
   }
+  result.set(CLIENT_IP_HEADER, request.ip);
   return result;
 }
 
@@ -44,7 +52,7 @@ export function currentUser(
   if (!pending) {
     pending = (async () => {
       const { headers, response } = await auth.api.getSession({
-        headers: toFetchHeaders(request.headers),
+        headers: toFetchHeaders(request),
         returnHeaders: true,
       });
       forwardCookies(headers, reply);

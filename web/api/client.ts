@@ -1,11 +1,14 @@
 import type { z } from 'zod';
-import { errorResponseSchema } from '../../contract/http/errors.ts';
+import { errorResponseSchema, type FieldError } from '../../contract/http/errors.ts';
 
-/** A failed API call, carrying the server's own message when it sent one. */
+/** A failed API call, carrying the server's own message and field errors when it sent them. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly fieldErrors: FieldError[] = [],
+    /** True when the server answered with its own message (not a network or parse failure). */
+    readonly fromServer = false,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -47,4 +50,13 @@ export async function apiRequest<Schema extends z.ZodType>(
   if (!parsed.success)
     throw new ApiError(response.status, 'The server sent an answer this page does not understand.');
   return parsed.data;
+}
+
+/** POSTs `body` as JSON to `/api{path}` and validates the answer. */
+export function apiPost<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  body: unknown,
+): Promise<z.infer<Schema>> {
+  return apiRequest(path, schema, { method: 'POST', body: JSON.stringify(body) });
 }

@@ -19,7 +19,7 @@ export async function authRoutes(
       const response = await auth.handler(
         new Request(url, {
           method: request.method,
-          headers: toFetchHeaders(request.headers),
+          headers: toFetchHeaders(request),
           ...(hasBody
             ? {
                 body:

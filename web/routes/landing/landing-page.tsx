@@ -1,8 +1,9 @@
 import { ROUTES } from '../../../contract/routes.ts';
 import heroIllustration from '../../assets/hero-illustration.svg';
 import { ButtonLink } from '../../components/ui/button.tsx';
+import { StatCounters } from '../../components/ui/stat-counters.tsx';
+import { LANDING_COUNTERS } from '../../../contract/limits.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
-import { Counters } from './counters.tsx';
 import { DiscoverSearch } from './discover-search.tsx';
 import styles from './landing.module.css';
 
@@ -45,7 +46,11 @@ export function LandingPage() {
                 Learn More
               </ButtonLink>
             </div>
-            <Counters />
+            <StatCounters
+              stats={LANDING_COUNTERS}
+              label="The library in numbers"
+              className={styles.counters}
+            />
           </div>
           <img
             className={styles.heroImage}

@@ -1,46 +1,27 @@
 import type { RouteName } from '../../../contract/routes.ts';
 
-/** What a screen that needs an account is for, shown until that screen is built. */
+/** What a screen is for, shown until that screen is built. */
 export interface UpcomingScreen {
   title: string;
   purpose: string;
-  audience: 'everyone' | 'students' | 'faculty' | 'signed-in';
+  /** Who may open it: anyone, any signed-in member, or faculty and librarians. */
+  audience: 'everyone' | 'signed-in' | 'faculty';
 }
 
 /**
- * Screens of the route table that need accounts (sign-in, the catalogue, chat, requests,
- * reservations). Each entry is removed when its real screen lands.
+ * Screens of the route table whose features are still being built (the catalogue, chat,
+ * requests, reservations, password reset). Each entry is removed when its real screen lands.
  */
 export const UPCOMING_SCREENS: Partial<Record<RouteName, UpcomingScreen>> = {
-  signIn: {
-    title: 'Sign in',
-    purpose: 'Sign in with your e-mail and password or with Google to reach your library.',
-    audience: 'everyone',
-  },
-  signUp: {
-    title: 'Sign up',
-    purpose: 'Create your library account in two steps: who you are, then your academic profile.',
-    audience: 'everyone',
-  },
   forgotPassword: {
     title: 'Reset your password',
     purpose: 'Ask for a link to choose a new password for your library account.',
     audience: 'everyone',
   },
-  studentHome: {
-    title: 'Student home',
-    purpose: 'Your starting point: library search, the discussion forum and resources by category.',
-    audience: 'students',
-  },
-  facultyHome: {
-    title: 'Faculty home',
-    purpose: 'Publish course materials and review the resources students ask for.',
-    audience: 'faculty',
-  },
   discussionForum: {
     title: 'Discussion forum',
     purpose: 'Join public chat rooms about your courses or start one of your own.',
-    audience: 'students',
+    audience: 'signed-in',
   },
   chatRoom: {
     title: 'Chat room',

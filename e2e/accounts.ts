@@ -1,0 +1,67 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+
+let counter = 0;
+
+/** A person who can sign up; unique per call. */
+export function newPerson(overrides: Partial<Person> = {}): Person {
+  counter += 1;
+  const stamp = `${Date.now()}${counter}${Math.floor(Math.random() * 1000)}`;
+  return {
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    email: `grace.${stamp}@uni.example`,
+    password: 'a long enough passphrase',
+    phoneNumber: '+1 555 010 3000',
+    role: 'student',
+    ...overrides,
+  };
+}
+
+/** What the sign-up form asks in step 1. */
+export interface Person {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  phoneNumber: string;
+  role: 'student' | 'faculty';
+}
+
+/**
+ * Registers `person` through the API. With a page's `request`, the page is signed in afterwards
+ * (they share cookies); with the standalone `request` fixture, only the account exists.
+ */
+export async function registerViaApi(
+  request: APIRequestContext,
+  baseURL: string,
+  person: Person,
+): Promise<void> {
+  const response = await request.post('/api/users/register', {
+    // A different address per account, as many people signing up would have; the e2e server
+    // trusts X-Forwarded-For like a deployment behind a proxy (TRUST_PROXY).
+    headers: { origin: baseURL, 'x-forwarded-for': `198.51.100.${counter % 250}` },
+    data: {
+      ...person,
+      institutionName: 'Campus University',
+      department: 'Computing',
+      studentId: 'S-42',
+      graduationYear: 2027,
+      academicProfile: { fields: ['Computing'], interests: [] },
+      signupMethod: 'form',
+    },
+  });
+  if (!response.ok())
+    throw new Error(`registration failed: ${response.status()} ${await response.text()}`);
+}
+
+/** Signs `page` in through the sign-in screen. */
+export async function signInThroughForm(
+  page: Page,
+  person: Person,
+  { rememberMe = false } = {},
+): Promise<void> {
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  if (rememberMe) await page.getByLabel('Remember me').check();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+}

@@ -1,0 +1,44 @@
+import { FACULTY_IMPACT_COUNTERS } from '../../../contract/limits.ts';
+import { ROUTES } from '../../../contract/routes.ts';
+import { useCurrentUser } from '../../api/session.ts';
+import { ButtonLink } from '../../components/ui/button.tsx';
+import { StatCounters } from '../../components/ui/stat-counters.tsx';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import styles from '../student-home/home.module.css';
+
+/** `/facultyprofile`: where faculty and librarians start. */
+export function FacultyHomePage() {
+  useDocumentTitle('Faculty home');
+  const { data: user } = useCurrentUser();
+  return (
+    <>
+      <section className={styles.hero} aria-labelledby="faculty-home-title">
+        <div className="container">
+          <h1 id="faculty-home-title" className={styles.title}>
+            Welcome, {user?.firstName}
+          </h1>
+          <p className={styles.lead}>
+            Publish course materials for your students and answer the resources they ask the library
+            to get.
+          </p>
+          <div className={styles.actions}>
+            <ButtonLink to={ROUTES.publish} variant="primary">
+              Start Publishing
+            </ButtonLink>
+            <ButtonLink to={ROUTES.requests} variant="outline">
+              Book Requests
+            </ButtonLink>
+          </div>
+        </div>
+      </section>
+      <section className={`container ${styles.section}`} aria-labelledby="impact-title">
+        <div className={styles.impact}>
+          <h2 id="impact-title" className={styles.sectionTitle}>
+            Our Impact
+          </h2>
+          <StatCounters stats={FACULTY_IMPACT_COUNTERS} label="Our impact in numbers" />
+        </div>
+      </section>
+    </>
+  );
+}

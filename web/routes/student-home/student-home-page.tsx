@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { ROUTES } from '../../../contract/routes.ts';
+import { useCurrentUser } from '../../api/session.ts';
+import { ButtonLink } from '../../components/ui/button.tsx';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import styles from './home.module.css';
+
+/** The four categories of the student home, each with what it holds and where to find it. */
+export const CATEGORIES = [
+  {
+    id: 'papers',
+    label: 'Research Papers',
+    text: 'Peer-reviewed papers and preprints, searchable by title, author and subject.',
+    tab: 'research',
+  },
+  {
+    id: 'courses',
+    label: 'Course Materials',
+    text: 'Lecture notes, reading packs and handbooks your teachers have published.',
+    tab: 'courses',
+  },
+  {
+    id: 'books',
+    label: 'Books',
+    text: 'The catalogue of books, with full texts to read page by page where the library holds them.',
+    tab: 'books',
+  },
+  {
+    id: 'journals',
+    label: 'Journals',
+    text: 'Journal articles sit with the research papers. Missing a journal? Ask the library to get it.',
+    tab: 'research',
+  },
+] as const;
+
+/** `/userprofile`: the student's starting point. */
+export function StudentHomePage() {
+  useDocumentTitle('Student home');
+  const { data: user } = useCurrentUser();
+  const [selected, setSelected] = useState<(typeof CATEGORIES)[number]['id']>('books');
+  const category = CATEGORIES.find((item) => item.id === selected) ?? CATEGORIES[0];
+
+  return (
+    <>
+      <section className={styles.hero} aria-labelledby="student-home-title">
+        <div className="container">
+          <h1 id="student-home-title" className={styles.title}>
+            Welcome, {user?.firstName}
+          </h1>
+          <p className={styles.lead}>
+            Find books, research papers and course materials, reserve a copy for pickup, or talk
+            things through with other students.
+          </p>
+          <div className={styles.actions}>
+            <ButtonLink to={ROUTES.librarySearch} variant="primary">
+              Get Started
+            </ButtonLink>
+            <ButtonLink to={ROUTES.discussionForum} variant="outline">
+              Discussion Forum
+            </ButtonLink>
+          </div>
+        </div>
+      </section>
+      <section className={`container ${styles.section}`} aria-labelledby="categories-title">
+        <h2 id="categories-title" className={styles.sectionTitle}>
+          Browse by category
+        </h2>
+        <div className={styles.toggles} role="group" aria-label="Categories">
+          {CATEGORIES.map((item) => (
+            <button
+              key={item.id}
+              type="button"
+              className={styles.toggle}
+              aria-pressed={item.id === selected}
+              aria-controls="category-panel"
+              onClick={() => setSelected(item.id)}
+            >
+              {item.label}
+            </button>
+          ))}
+        </div>
+        <div id="category-panel" className={styles.panel} aria-live="polite">
+          <h3>{category.label}</h3>
+          <p>{category.text}</p>
+          <ButtonLink to={ROUTES.librarySearch} state={{ tab: category.tab }} variant="outline">
+            Search {category.label}
+          </ButtonLink>
+        </div>
+      </section>
+    </>
+  );
+}
