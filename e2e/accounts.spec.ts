@@ -1,4 +1,4 @@
-import { newPerson, registerViaApi, signInThroughForm } from './accounts.ts';
+import { newPerson, registerViaApi, signInThroughForm, waitForMail } from './accounts.ts';
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 
 test.describe('sign-up', () => {
@@ -213,6 +213,64 @@ test.describe('sign-in and sign-out', () => {
     await page.goto('/signin');
     await signInThroughForm(page, newPerson());
     await expect(page.getByRole('alert')).toHaveText('Invalid credentials');
+  });
+});
+
+test.describe('forgotten password', () => {
+  test('a reset link mailed over SMTP sets a new password and signs out other devices', async ({
+    page,
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const person = newPerson();
+    await registerViaApi(request, baseURL!, person);
+    // Another device stays signed in until the reset.
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    await otherPage.goto(`${baseURL}/signin`);
+    await signInThroughForm(otherPage, person);
+    await expect(otherPage).toHaveURL(/\/userprofile$/);
+
+    await page.goto('/signin');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reset your password');
+    await expectNoAxeViolations(page);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('status')).toContainText('If an account exists for that e-mail');
+
+    const mail = await waitForMail(person.email);
+    const link = /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/reset-password\/\S+/.exec(mail)?.[0];
+    expect(link, mail).toBeTruthy();
+    await page.goto(link!);
+    await expect(page).toHaveURL(/\/forgot-password\?token=/);
+    await page.getByLabel('New password', { exact: true }).fill('a new and better passphrase');
+    await page.getByLabel('Confirm new password').fill('a new and different passphrase');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByText('The passwords do not match')).toBeVisible();
+    await page.getByLabel('Confirm new password').fill('a new and better passphrase');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByRole('status')).toHaveText(
+      'Your password has been changed. You can sign in with it now.',
+    );
+    await expectNoAxeViolations(page);
+
+    await page.getByRole('main').getByRole('link', { name: 'Sign In' }).click();
+    await signInThroughForm(page, { ...person, password: 'a new and better passphrase' });
+    await expect(page).toHaveURL(/\/userprofile$/);
+
+    await otherPage.goto(`${baseURL}/userprofile`);
+    await expect(otherPage).toHaveURL(/\/signin$/);
+    await other.close();
+  });
+
+  test('an expired or broken link says so and offers a new one', async ({ page }) => {
+    await page.goto('/forgot-password?error=INVALID_TOKEN');
+    await expect(page.getByRole('alert')).toHaveText(
+      'This reset link is invalid or has expired. Please ask for a new one.',
+    );
+    await expect(page.getByRole('button', { name: 'Send reset link' })).toBeVisible();
   });
 });
 

@@ -1,4 +1,7 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
+import { decodeQuotedPrintable } from '../server/test/mail.ts';
 
 let counter = 0;
 
@@ -64,4 +67,19 @@ export async function signInThroughForm(
   await page.getByLabel('Password').fill(person.password);
   if (rememberMe) await page.getByLabel('Remember me').check();
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+/** Waits for the e2e SMTP server to receive a message to `to`, and returns its decoded text. */
+export async function waitForMail(to: string, timeoutMs = 10_000): Promise<string> {
+  const folder = process.env.E2E_MAIL_DIR;
+  if (!folder) throw new Error('E2E_MAIL_DIR is not set: run through playwright.config.ts');
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const file of await readdir(folder).catch(() => [] as string[])) {
+      const raw = await readFile(path.join(folder, file), 'utf8');
+      if (raw.includes(`To: ${to}`)) return decodeQuotedPrintable(raw);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
 }

@@ -1,4 +1,5 @@
 import { ROUTES } from '../contract/routes.ts';
+import { newPerson, registerViaApi } from './accounts.ts';
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 
 /** What a guest sees on a deep link: the screen's own heading, or the sign-in screen it guards. */
@@ -38,10 +39,14 @@ test.describe('every route of the route table', () => {
     });
   }
 
-  test('a screen still being built says so plainly and offers a way home', async ({ page }) => {
-    await page.goto('/forgot-password');
+  test('a screen still being built says so plainly and offers a way home', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerViaApi(page.request, baseURL!, newPerson());
+    await page.goto('/offline-book-service');
     await expect(page.getByText('Coming soon')).toBeVisible();
-    await expect(page.getByText(/Ask for a link to choose a new password/)).toBeVisible();
+    await expect(page.getByText(/Reserve a physical book/)).toBeVisible();
     await page.getByRole('link', { name: 'Back to the home page' }).click();
     await expect(page).toHaveURL(/\/$/);
     await expectNoAxeViolations(page);

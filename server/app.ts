@@ -7,6 +7,7 @@ import { resolveAuthSecret } from './auth/secret.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { errorBody, installErrorHandler } from './http/errors.ts';
+import { createMailer } from './mail/mailer.ts';
 import { allowedOrigins } from './http/origins.ts';
 import { serveWebApp } from './http/web-app.ts';
 import { mountRealtime } from './realtime/index.ts';
@@ -106,7 +107,14 @@ export async function buildApp({
     }
   });
 
-  const auth = createAuth({ config, database, secret: resolveAuthSecret(config) });
+  const mailer = createMailer(config, app.log);
+  const auth = createAuth({
+    config,
+    database,
+    secret: resolveAuthSecret(config),
+    mailer,
+    logger: app.log,
+  });
   const context: RouteContext = { config, database, auth };
   await app.register(
     async (api) => {

@@ -42,6 +42,10 @@ const envSchema = z.object({
     .default('info'),
   DEMO_DATA: booleanText.default(true),
   TRUST_PROXY: booleanText.default(false),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' })
+    .optional(),
+  MAIL_FROM: z.string().min(3).optional(),
   AUTH_SECRET: z
     .string()
     .min(32, 'must be at least 32 characters (try: openssl rand -base64 32)')
@@ -79,6 +83,10 @@ export interface Config {
   trustProxy: boolean;
   /** Signs sessions and tokens; when unset outside production, a random one is kept in DATA_DIR. */
   authSecret: string | undefined;
+  /** Where mail goes: an SMTP server, or (unset) `.eml` files in DATA_DIR/outbox. */
+  smtpUrl: string | undefined;
+  /** The From of every message; defaults to the library's name and e-mail. */
+  mailFrom: string;
   /** E-mail domains allowed to sign up as faculty; empty means anyone may. */
   facultyEmailDomains: string[];
   library: {
@@ -136,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     demoData: e.DEMO_DATA,
     trustProxy: e.TRUST_PROXY,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `"${e.LIBRARY_NAME.replace(/"/g, '')}" <${e.LIBRARY_EMAIL}>`,
     authSecret: e.AUTH_SECRET,
     facultyEmailDomains: (e.FACULTY_EMAIL_DOMAINS ?? '')
       .split(',')

@@ -74,6 +74,13 @@ export function appRoutes(): RouteObject[] {
               }),
             },
             {
+              path: ROUTES.forgotPassword,
+              lazy: async () => ({
+                Component: (await import('./routes/forgot-password/forgot-password-page.tsx'))
+                  .ForgotPasswordPage,
+              }),
+            },
+            {
               path: ROUTES.studentHome,
               lazy: async () => {
                 const { StudentHomePage } =

@@ -216,3 +216,27 @@ export const providersResponseSchema = z.object({
 export function homePathFor(role: Role): '/userprofile' | '/facultyprofile' {
   return role === 'student' ? '/userprofile' : '/facultyprofile';
 }
+
+/** `POST /api/users/forgot-password`: the same answer whether the account exists or not. */
+export const forgotPasswordRequestSchema = z.object({ email: emailSchema });
+export const forgotPasswordResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+
+/** `POST /api/users/reset-password`: a new password for the account the e-mailed link names. */
+export const resetPasswordRequestSchema = z.object({
+  token: z
+    .string({ message: 'The reset link is incomplete' })
+    .min(10, 'The reset link is incomplete')
+    .max(200),
+  password: passwordSchema,
+});
+export const resetPasswordResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+
+/** What the forgot-password screen says after a request, whatever the e-mail. */
+export const FORGOT_PASSWORD_MESSAGE =
+  'If an account exists for that e-mail, we have sent it a link to reset the password. The link works for 60 minutes.';

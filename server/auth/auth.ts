@@ -1,11 +1,42 @@
 import { betterAuth } from 'better-auth';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
+import type { MailMessage, Mailer } from '../mail/mailer.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { allowedOrigins } from '../http/origins.ts';
 import { CLIENT_IP_HEADER } from './session.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/limits.ts';
 
 const DAY = 60 * 60 * 24;
+
+/** How long a password reset link works. */
+export const RESET_LINK_MINUTES = 60;
+
+/** The password reset message. */
+export function resetPasswordMail(
+  config: Config,
+  user: { email: string; name: string },
+  url: string,
+): MailMessage {
+  return {
+    to: user.email,
+    subject: `Reset your ${config.library.name} password`,
+    link: url,
+    text: [
+      `Hello ${user.name},`,
+      '',
+      `Someone, hopefully you, asked to reset the password of your ${config.library.name} account.`,
+      `Open this link within ${RESET_LINK_MINUTES} minutes to choose a new one:`,
+      '',
+      url,
+      '',
+      'If you did not ask for this, ignore this message: your password stays as it is.',
+      '',
+      config.library.name,
+      `${config.library.email} · ${config.library.phone}`,
+    ].join('\n'),
+  };
+}
 
 /** How long a remembered session lives; every day of use pushes it forward (rolling). */
 export const SESSION_DAYS = 30;
@@ -15,8 +46,14 @@ export const SESSION_DAYS = 30;
  * OAuth/OIDC and reset tokens are its job. Tables and columns are ours (snake_case, created by
  * `server/db/migrations/`); the mapping below tells better-auth their names.
  */
-export function createAuth(options: { config: Config; database: DatabaseHandle; secret: string }) {
-  const { config, database, secret } = options;
+export function createAuth(options: {
+  config: Config;
+  database: DatabaseHandle;
+  secret: string;
+  mailer?: Mailer;
+  logger?: FastifyBaseLogger;
+}) {
+  const { config, database, secret, mailer, logger } = options;
   const https = config.publicUrl.startsWith('https:');
   return betterAuth({
     appName: 'Digi Library',
@@ -31,6 +68,14 @@ export function createAuth(options: { config: Config; database: DatabaseHandle; 
       maxPasswordLength: PASSWORD_MAX_LENGTH,
       autoSignIn: true,
       revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,
+      // Not awaited: answering as fast for an unknown e-mail as for a known one hides which exist.
+      sendResetPassword: async ({ user, url }) => {
+        if (!mailer) return;
+        mailer.send(resetPasswordMail(config, user, url)).catch((error: unknown) => {
+          logger?.error({ err: error, to: user.email }, 'could not send the password reset mail');
+        });
+      },
     },
     user: {
       modelName: 'users',

@@ -1,3 +1,5 @@
+import { HttpError } from '../http/errors.ts';
+
 /**
  * Passwords that appear near the top of every leaked-password list, plus the obvious ones for
  * this product. Only those of 8 characters or more matter: shorter ones fail the length rule.
@@ -23,4 +25,15 @@ const COMMON_PASSWORDS = new Set(
 /** True when `password` is one of the most commonly used passwords. */
 export function isCommonPassword(password: string): boolean {
   return COMMON_PASSWORDS.has(password.trim().toLowerCase());
+}
+
+/** Refuses a common password with a 400 naming the password field. */
+export function rejectCommonPassword(password: string): void {
+  if (!isCommonPassword(password)) return;
+  throw new HttpError(400, 'Some fields are missing or invalid.', [
+    {
+      path: 'password',
+      message: 'This password is too common. Choose one that is harder to guess.',
+    },
+  ]);
 }

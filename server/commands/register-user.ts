@@ -5,7 +5,7 @@ import type { UserRow } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { HttpError } from '../http/errors.ts';
-import { isCommonPassword } from '../auth/common-passwords.ts';
+import { rejectCommonPassword } from '../auth/common-passwords.ts';
 
 /** The profile columns a registration writes, from the request. */
 function profileColumns(body: RegisterRequest) {
@@ -52,14 +52,7 @@ export async function registerWithPassword(
   const { auth, database, config } = context;
   assertRoleAllowed(config, body.role, body.email);
   const password = body.password ?? '';
-  if (isCommonPassword(password)) {
-    throw new HttpError(400, 'Some fields are missing or invalid.', [
-      {
-        path: 'password',
-        message: 'This password is too common. Choose one that is harder to guess.',
-      },
-    ]);
-  }
+  rejectCommonPassword(password);
   const existing = await database.db
     .selectFrom('users')
     .select('id')

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
@@ -12,7 +14,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
-    DATA_DIR: '/nonexistent',
+    DATA_DIR: path.join(tmpdir(), `digi-test-data-${process.pid}`),
     AUTH_SECRET: TEST_AUTH_SECRET,
     ...env,
   });

@@ -1,6 +1,11 @@
 import { APIError } from 'better-auth/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ROUTES } from '../../../contract/routes.ts';
+import { rejectCommonPassword } from '../../auth/common-passwords.ts';
 import {
+  FORGOT_PASSWORD_MESSAGE,
+  forgotPasswordRequestSchema,
+  resetPasswordRequestSchema,
   checkUserRequestSchema,
   loginRequestSchema,
   registerRequestSchema,
@@ -126,6 +131,46 @@ export async function userRoutes(app: FastifyInstance, context: RouteContext): P
     reply.header('cache-control', 'no-store');
     const user = await currentUser(request, reply, context);
     return { user: user ? presentCurrentUser(user) : null };
+  });
+
+  app.post('/users/forgot-password', async (request) => {
+    const { email } = parseInput(forgotPasswordRequestSchema, request.body);
+    await enforceRateLimits(db, [
+      { key: `reset:ip:${ipKey(request)}`, limit: 30, windowSeconds: HOUR },
+      { key: `reset:email:${email}`, limit: 3, windowSeconds: HOUR },
+    ]);
+    await auth.api.requestPasswordReset({
+      body: { email, redirectTo: ROUTES.forgotPassword },
+      headers: toFetchHeaders(request),
+    });
+    return { success: true, message: FORGOT_PASSWORD_MESSAGE };
+  });
+
+  app.post('/users/reset-password', async (request) => {
+    const body = parseInput(resetPasswordRequestSchema, request.body);
+    await enforceRateLimits(db, [
+      { key: `reset:ip:${ipKey(request)}`, limit: 30, windowSeconds: HOUR },
+    ]);
+    rejectCommonPassword(body.password);
+    try {
+      // better-auth also ends every session of the account (revokeSessionsOnPasswordReset).
+      await auth.api.resetPassword({
+        body: { newPassword: body.password, token: body.token },
+        headers: toFetchHeaders(request),
+      });
+    } catch (error) {
+      if (error instanceof APIError) {
+        throw new HttpError(
+          400,
+          'This reset link is invalid or has expired. Please ask for a new one.',
+        );
+      }
+      throw error;
+    }
+    return {
+      success: true,
+      message: 'Your password has been changed. You can sign in with it now.',
+    };
   });
 
   app.get('/users/providers', async () => ({

@@ -13,11 +13,6 @@ export interface UpcomingScreen {
  * requests, reservations, password reset). Each entry is removed when its real screen lands.
  */
 export const UPCOMING_SCREENS: Partial<Record<RouteName, UpcomingScreen>> = {
-  forgotPassword: {
-    title: 'Reset your password',
-    purpose: 'Ask for a link to choose a new password for your library account.',
-    audience: 'everyone',
-  },
   discussionForum: {
     title: 'Discussion forum',
     purpose: 'Join public chat rooms about your courses or start one of your own.',
