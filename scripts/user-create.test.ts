@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../server/app.ts';
+import { openDatabase } from '../server/db/client.ts';
+import { testConfig } from '../server/test/app.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+function userCreate(dataDir: string, args: string[], input: string) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/user-create.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development' },
+    input,
+    encoding: 'utf8',
+  });
+}
+
+describe('npm run user:create', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'digi-user-create-'));
+  });
+  afterAll(async () => rm(dataDir, { recursive: true, force: true }));
+
+  it('creates a librarian who can sign in and lands as staff', async () => {
+    const result = userCreate(dataDir, ['--email', 'Desk@Uni.Example', '--role', 'librarian', '--first-name', 'Mary'], 'a librarian passphrase\n');
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Created librarian desk@uni.example');
+
+    const config = testConfig({ DATA_DIR: dataDir });
+    const database = await openDatabase({ dataDir });
+    const app = await buildApp({ config: { ...config, authSecret: undefined }, database, webRoot: '/nonexistent' });
+    try {
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/users/login',
+        payload: { email: 'desk@uni.example', password: 'a librarian passphrase' },
+      });
+      expect(login.json()).toEqual({ success: true, payload: { role: 'librarian' }, message: 'Login successful' });
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+
+  it('gives an existing account a new role without touching its password', () => {
+    const result = userCreate(dataDir, ['--email', 'desk@uni.example', '--role', 'faculty'], '');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('its role is now faculty (was librarian)');
+  });
+
+  it('refuses a bad role, a bad e-mail and a weak password, saying why', () => {
+    expect(userCreate(dataDir, ['--email', 'x@uni.example', '--role', 'admin'], '').stderr).toContain('--role must be one of');
+    expect(userCreate(dataDir, ['--email', 'nope'], '').stderr).toContain('Give a valid --email');
+    const weak = userCreate(dataDir, ['--email', 'weak@uni.example'], 'short\n');
+    expect(weak.status).toBe(1);
+    expect(weak.stderr).toContain('Password must be at least 8 characters');
+    expect(userCreate(dataDir, ['--email', 'weak@uni.example'], 'password123\n').stderr).toContain('too common');
+  });
+});
