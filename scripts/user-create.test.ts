@@ -26,21 +26,33 @@ describe('npm run user:create', () => {
   afterAll(async () => rm(dataDir, { recursive: true, force: true }));
 
   it('creates a librarian who can sign in and lands as staff', async () => {
-    const result = userCreate(dataDir, ['--email', 'Desk@Uni.Example', '--role', 'librarian', '--first-name', 'Mary'], 'a librarian passphrase\n');
+    const result = userCreate(
+      dataDir,
+      ['--email', 'Desk@Uni.Example', '--role', 'librarian', '--first-name', 'Mary'],
+      'a librarian passphrase\n',
+    );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('Created librarian desk@uni.example');
 
     const config = testConfig({ DATA_DIR: dataDir });
     const database = await openDatabase({ dataDir });
-    const app = await buildApp({ config: { ...config, authSecret: undefined }, database, webRoot: '/nonexistent' });
+    const app = await buildApp({
+      config: { ...config, authSecret: undefined },
+      database,
+      webRoot: '/nonexistent',
+    });
     try {
       const login = await app.inject({
         method: 'POST',
         url: '/api/users/login',
         payload: { email: 'desk@uni.example', password: 'a librarian passphrase' },
       });
-      expect(login.json()).toEqual({ success: true, payload: { role: 'librarian' }, message: 'Login successful' });
+      expect(login.json()).toEqual({
+        success: true,
+        payload: { role: 'librarian' },
+        message: 'Login successful',
+      });
     } finally {
       await app.close();
       await database.close();
@@ -54,11 +66,15 @@ describe('npm run user:create', () => {
   });
 
   it('refuses a bad role, a bad e-mail and a weak password, saying why', () => {
-    expect(userCreate(dataDir, ['--email', 'x@uni.example', '--role', 'admin'], '').stderr).toContain('--role must be one of');
+    expect(
+      userCreate(dataDir, ['--email', 'x@uni.example', '--role', 'admin'], '').stderr,
+    ).toContain('--role must be one of');
     expect(userCreate(dataDir, ['--email', 'nope'], '').stderr).toContain('Give a valid --email');
     const weak = userCreate(dataDir, ['--email', 'weak@uni.example'], 'short\n');
     expect(weak.status).toBe(1);
     expect(weak.stderr).toContain('Password must be at least 8 characters');
-    expect(userCreate(dataDir, ['--email', 'weak@uni.example'], 'password123\n').stderr).toContain('too common');
+    expect(userCreate(dataDir, ['--email', 'weak@uni.example'], 'password123\n').stderr).toContain(
+      'too common',
+    );
   });
 });

@@ -50,7 +50,8 @@ const { values } = parseArgs({
 });
 
 const email = emailSchema.safeParse(values.email ?? '');
-if (!email.success) fail('Give a valid --email, e.g. npm run user:create -- --email desk@uni.edu --role librarian');
+if (!email.success)
+  fail('Give a valid --email, e.g. npm run user:create -- --email desk@uni.edu --role librarian');
 if (!ROLES.includes(values.role as Role)) fail(`--role must be one of ${ROLES.join(', ')}`);
 const role = values.role as Role;
 
@@ -62,7 +63,9 @@ try {
 }
 
 /** Runs `fn` on the configured database, closing it afterwards (the prompt runs with none open). */
-async function withDatabase<T>(fn: (database: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+async function withDatabase<T>(
+  fn: (database: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>,
+): Promise<T> {
   const database = await openDatabase(config).catch((error: Error) => fail(error.message));
   try {
     return await fn(database);
@@ -73,26 +76,43 @@ async function withDatabase<T>(fn: (database: Awaited<ReturnType<typeof openData
 
 const existing = await withDatabase(async (database) => {
   await migrate(database);
-  return database.db.selectFrom('users').select(['id', 'role']).where('email', '=', email.data).executeTakeFirst();
+  return database.db
+    .selectFrom('users')
+    .select(['id', 'role'])
+    .where('email', '=', email.data)
+    .executeTakeFirst();
 });
 
 if (existing) {
-  await withDatabase((database) => database.db.updateTable('users').set({ role }).where('id', '=', existing.id).execute());
-  console.log(`${email.data} already has an account: its role is now ${role} (was ${existing.role}).`);
+  await withDatabase((database) =>
+    database.db.updateTable('users').set({ role }).where('id', '=', existing.id).execute(),
+  );
+  console.log(
+    `${email.data} already has an account: its role is now ${role} (was ${existing.role}).`,
+  );
 } else {
   const password = await readPassword(`Password for ${email.data}: `);
   const checked = passwordSchema.safeParse(password);
   if (!checked.success) fail(checked.error.issues[0]?.message ?? 'Invalid password');
-  if (isCommonPassword(password)) fail('This password is too common. Choose one that is harder to guess.');
+  if (isCommonPassword(password))
+    fail('This password is too common. Choose one that is harder to guess.');
   const local = email.data.split('@')[0] ?? 'Library';
   const firstName = values['first-name']?.trim() || local;
   const lastName = values['last-name']?.trim() || 'Staff';
   await withDatabase(async (database) => {
     const auth = createAuth({ config, database, secret: resolveAuthSecret(config) });
-    const { user } = await auth.api.signUpEmail({ body: { email: email.data, password, name: `${firstName} ${lastName}` } });
+    const { user } = await auth.api.signUpEmail({
+      body: { email: email.data, password, name: `${firstName} ${lastName}` },
+    });
     await database.db
       .updateTable('users')
-      .set({ role, first_name: firstName, last_name: lastName, signup_method: 'command', profile_completed: true })
+      .set({
+        role,
+        first_name: firstName,
+        last_name: lastName,
+        signup_method: 'command',
+        profile_completed: true,
+      })
       .where('id', '=', user.id)
       .execute();
   });

@@ -10,7 +10,7 @@ import { errorBody, installErrorHandler } from './http/errors.ts';
 import { createMailer } from './mail/mailer.ts';
 import { allowedOrigins } from './http/origins.ts';
 import { serveWebApp } from './http/web-app.ts';
-import { mountRealtime } from './realtime/index.ts';
+import { mountRealtime, userRoom } from './realtime/index.ts';
 import type { RouteContext } from './routes/context.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
@@ -93,8 +93,6 @@ export async function buildApp({
     crossOriginEmbedderPolicy: false,
   });
 
-  mountRealtime(app, config);
-
   // A state-changing call from another site's page is refused before any handler runs (CSRF).
   // Browsers always send Origin on such calls; clients without one (curl, tests) are not browsers.
   const origins = allowedOrigins(config);
@@ -114,7 +112,10 @@ export async function buildApp({
     secret: resolveAuthSecret(config),
     mailer,
     logger: app.log,
+    // The account's sockets go with the sessions a reset ends.
+    onPasswordReset: (userId) => app.io.in(userRoom(userId)).disconnectSockets(true),
   });
+  mountRealtime(app, { config, auth, database });
   const context: RouteContext = { config, database, auth };
   await app.register(
     async (api) => {

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ITEMS } from './db/demo-data.ts';
+import { registrationFactory } from './test/factories.ts';
 import { createPostgresDatabase, testDatabaseKinds } from './test/databases.ts';
 import { runServerToExit, startServerProcess } from './test/process.ts';
 
@@ -37,7 +38,20 @@ describe('the server process on the embedded database', () => {
 
   it('closes open sockets on SIGTERM instead of hanging', async () => {
     const server = await startServerProcess({ DATA_DIR: dataDir });
-    const socket = connectSocket(server.url, { transports: ['websocket'], reconnection: false });
+    const registered = await fetch(`${server.url}/api/users/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify(registrationFactory()),
+    });
+    const cookie = registered.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+    const socket = connectSocket(server.url, {
+      transports: ['websocket'],
+      reconnection: false,
+      extraHeaders: { cookie, origin: server.url },
+    });
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('connect_error', reject);

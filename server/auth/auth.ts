@@ -52,8 +52,10 @@ export function createAuth(options: {
   secret: string;
   mailer?: Mailer;
   logger?: FastifyBaseLogger;
+  /** Called after a password reset, which has ended every session of the user. */
+  onPasswordReset?: (userId: string) => void;
 }) {
-  const { config, database, secret, mailer, logger } = options;
+  const { config, database, secret, mailer, logger, onPasswordReset } = options;
   const https = config.publicUrl.startsWith('https:');
   return betterAuth({
     appName: 'Digi Library',
@@ -69,6 +71,7 @@ export function createAuth(options: {
       autoSignIn: true,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,
+      onPasswordReset: async ({ user }) => onPasswordReset?.(user.id),
       // Not awaited: answering as fast for an unknown e-mail as for a known one hides which exist.
       sendResetPassword: async ({ user, url }) => {
         if (!mailer) return;

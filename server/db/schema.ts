@@ -68,6 +68,16 @@ export interface AccountsTable {
   updated_at: Date;
 }
 
+/** Short-lived tokens such as password reset links (better-auth's). */
+export interface VerificationsTable {
+  id: string;
+  identifier: string;
+  value: string;
+  expires_at: Date;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 /** Fixed-window counters of our rate limiter. */
 export interface RateLimitsTable {
   key: string;
@@ -83,4 +93,5 @@ export interface Database {
   sessions: SessionsTable;
   accounts: AccountsTable;
   rate_limits: RateLimitsTable;
+  verifications: VerificationsTable;
 }

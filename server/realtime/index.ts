@@ -1,8 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { SOCKET_DEFAULTS } from '../../contract/limits.ts';
+import type { Auth } from '../auth/auth.ts';
 import type { Config } from '../config.ts';
+import type { DatabaseHandle } from '../db/client.ts';
 import { allowedOrigins } from '../http/origins.ts';
+import type { Role } from '../../contract/http/users.ts';
+
+/** Who a socket belongs to, decided by the server from the session cookie at connection. */
+export interface SocketUser {
+  id: string;
+  role: Role;
+  firstName: string;
+  sessionId: string;
+}
+
+/** Room holding every socket of one signed-in browser session (sign-out disconnects it). */
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+/** Room holding every socket of one user (a password reset disconnects it). */
+export const userRoom = (userId: string) => `user:${userId}`;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,11 +29,13 @@ declare module 'fastify' {
 
 /**
  * Mounts Socket.IO on the same HTTP server as the API and the web app. A browser always sends
- * `Origin` on a WebSocket upgrade and on cross-site requests, so a foreign origin is refused here;
- * a request without one (same-origin polling, server-side clients) is let through to the
- * authentication that the chat work adds.
+ * `Origin` on a WebSocket upgrade and on cross-site requests, so a foreign origin is refused;
+ * then only a signed-in member with a completed profile may connect, by the session cookie.
  */
-export function mountRealtime(app: FastifyInstance, config: Config): Server {
+export function mountRealtime(
+  app: FastifyInstance,
+  { config, auth, database }: { config: Config; auth: Auth; database: DatabaseHandle },
+): Server {
   const origins = allowedOrigins(config);
   const io = new Server(app.server, {
     path: '/socket.io',
@@ -27,6 +45,36 @@ export function mountRealtime(app: FastifyInstance, config: Config): Server {
       const origin = request.headers.origin;
       callback(null, origin === undefined || origins.has(origin));
     },
+  });
+  io.use(async (socket, next) => {
+    try {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(socket.handshake.headers)) {
+        if (typeof value === 'string') headers.set(name, value);
+        else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+      }
+      const session = await auth.api.getSession({ headers });
+      if (!session) return next(new Error('Please sign in to use the chat.'));
+      const user = await database.db
+        .selectFrom('users')
+        .select(['id', 'role', 'first_name', 'profile_completed'])
+        .where('id', '=', session.user.id)
+        .executeTakeFirst();
+      if (!user?.profile_completed)
+        return next(new Error('Please complete your academic profile first.'));
+      const data: SocketUser = {
+        id: user.id,
+        role: user.role,
+        firstName: user.first_name,
+        sessionId: session.session.id,
+      };
+      socket.data.user = data;
+      await socket.join([sessionRoom(data.sessionId), userRoom(data.id)]);
+      next();
+    } catch (error) {
+      app.log.warn({ err: error }, 'socket authentication failed');
+      next(new Error('We could not check your sign-in. Please try again.'));
+    }
   });
   app.decorate('io', io);
   // Sockets are closed before Fastify closes the HTTP server: an open WebSocket would keep it alive.

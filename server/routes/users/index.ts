@@ -16,6 +16,7 @@ import { completeProviderProfile, registerWithPassword } from '../../commands/re
 import { HttpError, parseInput } from '../../http/errors.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
 import { presentCurrentUser } from '../../presenters/user.ts';
+import { sessionRoom } from '../../realtime/index.ts';
 import type { RouteContext } from '../context.ts';
 
 // Per-address limits are generous (a campus puts many people behind one address); per-e-mail
@@ -114,6 +115,10 @@ export async function userRoutes(app: FastifyInstance, context: RouteContext): P
   });
 
   app.post('/users/logout', async (request, reply) => {
+    const { response: session } = await auth.api.getSession({
+      headers: toFetchHeaders(request),
+      returnHeaders: true,
+    });
     try {
       const { headers } = await auth.api.signOut({
         headers: toFetchHeaders(request),
@@ -124,6 +129,8 @@ export async function userRoutes(app: FastifyInstance, context: RouteContext): P
       // Signing out without a session is already done.
       if (!(error instanceof APIError)) throw error;
     }
+    // The sockets of this browser session go with it.
+    if (session) request.server.io.in(sessionRoom(session.session.id)).disconnectSockets(true);
     return { success: true };
   });
 
