@@ -17,6 +17,13 @@ import { healthRoutes } from './routes/health/index.ts';
 import { libraryRoutes } from './routes/library/index.ts';
 import { userRoutes } from './routes/users/index.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** `METHOD /api/path` of every API route, in registration order. */
+    apiRoutes: readonly string[];
+  }
+}
+
 /** Where `vite build` puts the web app. */
 export const DEFAULT_WEB_ROOT = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -117,6 +124,14 @@ export async function buildApp({
   });
   mountRealtime(app, { config, auth, database });
   const context: RouteContext = { config, database, auth };
+  // Every API route, for the role-matrix test that checks docs/role-matrix.md lists them all.
+  const apiRoutes: string[] = [];
+  app.decorate('apiRoutes', apiRoutes);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api')) return;
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') apiRoutes.push(`${method} ${route.url}`);
+  });
   await app.register(
     async (api) => {
       await api.register(healthRoutes, context);

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { io as connectSocket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../contract/http/users.ts';
+import { createTestApp, type TestApp } from '../test/app.ts';
+import { registrationFactory } from '../test/factories.ts';
+import { TestClient } from '../test/http.ts';
+
+type Who = 'guest' | Role;
+const WHO: Who[] = ['guest', 'student', 'faculty', 'librarian'];
+
+/** Rows of one markdown table of docs/role-matrix.md: the first cell, then one cell per role. */
+function matrixRows(heading: string): { call: string; cells: Record<Who, string> }[] {
+  const text = readFileSync(path.resolve(import.meta.dirname, '../../docs/role-matrix.md'), 'utf8');
+  const section = text.split(/^## /m).find((part) => part.startsWith(heading));
+  if (!section) throw new Error(`docs/role-matrix.md has no "## ${heading}" section`);
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => {
+      const cells = line.split('|').map((cell) => cell.trim());
+      return {
+        call: cells[1]!.replace(/`/g, ''),
+        cells: { guest: cells[2]!, student: cells[3]!, faculty: cells[4]!, librarian: cells[5]! },
+      };
+    });
+}
+
+/** One caller: its browser-like client and the account it holds (a guest holds one it does not use). */
+interface Caller {
+  client: TestClient;
+  account: ReturnType<typeof registrationFactory>;
+}
+
+type Driver = (caller: Caller) => Promise<LightMyRequestResponse>;
+
+/** How to make a typical well-formed call to each documented route. */
+const DRIVERS: Record<string, Driver> = {
+  'GET /api/health': ({ client }) => client.get('/api/health'),
+  'GET /api/library': ({ client }) => client.get('/api/library'),
+  'GET /api/users/me': ({ client }) => client.get('/api/users/me'),
+  'GET /api/users/providers': ({ client }) => client.get('/api/users/providers'),
+  'POST /api/users/check-user': ({ client }) =>
+    client.post('/api/users/check-user', { email: 'someone@uni.example' }),
+  'POST /api/users/register': ({ client }) =>
+    client.post('/api/users/register', registrationFactory()),
+  'POST /api/users/login': ({ client, account }) =>
+    client.post('/api/users/login', { email: account.email, password: account.password }),
+  'POST /api/users/signin': ({ client, account }) =>
+    client.post('/api/users/signin', { email: account.email }),
+  'POST /api/users/logout': ({ client }) => client.post('/api/users/logout', {}),
+  'POST /api/users/forgot-password': ({ client, account }) =>
+    client.post('/api/users/forgot-password', { email: account.email }),
+  'POST /api/users/reset-password': ({ client }) =>
+    client.post('/api/users/reset-password', {
+      token: 'not-a-real-token-0000',
+      password: 'a fine passphrase',
+    }),
+  'GET /api/auth/*': ({ client }) => client.get('/api/auth/get-session'),
+  'POST /api/auth/*': ({ client, account }) =>
+    client.post('/api/auth/sign-in/email', { email: account.email, password: account.password }),
+};
+
+describe('the role matrix in docs/role-matrix.md', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite');
+  });
+  afterAll(async () => testApp.close());
+
+  /** A fresh caller of the given kind, signed in unless a guest. */
+  async function caller(who: Who): Promise<Caller> {
+    const account = registrationFactory({ role: who === 'student' ? 'student' : 'faculty' });
+    const setUp = new TestClient(testApp.app, testApp.config.publicUrl);
+    await setUp.post('/api/users/register', account);
+    if (who === 'librarian') {
+      await testApp.database.db
+        .updateTable('users')
+        .set({ role: 'librarian' })
+        .where('email', '=', account.email)
+        .execute();
+    }
+    if (who === 'guest')
+      return { client: new TestClient(testApp.app, testApp.config.publicUrl), account };
+    return { client: setUp, account };
+  }
+
+  it('lists every API route the server has, each with a driver', () => {
+    const documented = matrixRows('HTTP').map((row) => row.call);
+    expect([...new Set(testApp.app.apiRoutes)].sort()).toEqual([...documented].sort());
+    expect(Object.keys(DRIVERS).sort()).toEqual([...documented].sort());
+  });
+
+  for (const row of matrixRows('HTTP')) {
+    it(`${row.call}: ${WHO.map((who) => `${who} ${row.cells[who]}`).join(', ')}`, async () => {
+      const driver = DRIVERS[row.call];
+      expect(driver, `no driver for ${row.call}`).toBeDefined();
+      const answers: Record<string, number> = {};
+      for (const who of WHO) answers[who] = (await driver!(await caller(who))).statusCode;
+      expect(answers).toEqual(Object.fromEntries(WHO.map((who) => [who, Number(row.cells[who])])));
+    });
+  }
+
+  it('socket connect matches the socket table', async () => {
+    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(testApp.app.server.address() as AddressInfo).port}`;
+    const [row] = matrixRows('Socket');
+    expect(row?.call).toBe('connect');
+    for (const who of WHO) {
+      const { client } = await caller(who);
+      const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+      const socket = connectSocket(url, {
+        transports: ['websocket'],
+        reconnection: false,
+        extraHeaders: { origin: testApp.config.publicUrl, ...(cookie ? { cookie } : {}) },
+      });
+      const outcome = await new Promise<string>((resolve) => {
+        socket.once('connect', () => resolve('ok'));
+        socket.once('connect_error', () => resolve('refused'));
+      });
+      socket.close();
+      expect(outcome, who).toBe(row!.cells[who]);
+    }
+  });
+});
