@@ -15,11 +15,13 @@ const freePort = () =>
   ]).toString();
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_SMTP_PORT ??= freePort();
+process.env.E2E_OIDC_PORT ??= freePort();
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'digi-e2e-'));
 process.env.E2E_MAIL_DIR ??= path.join(process.env.E2E_DATA_DIR, 'received-mail');
 
 const port = Number(process.env.E2E_PORT);
 const smtpPort = Number(process.env.E2E_SMTP_PORT);
+const oidcPort = Number(process.env.E2E_OIDC_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
 /** End-to-end tests: the built app on its real server, a fresh database, Debian's Chromium. */
@@ -61,6 +63,13 @@ export default defineConfig({
       env: { PORT: String(smtpPort), MAIL_DIR: process.env.E2E_MAIL_DIR },
     },
     {
+      command: `"${process.execPath}" --import tsx e2e/oidc-server.ts`,
+      url: `http://127.0.0.1:${oidcPort}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      env: { PORT: String(oidcPort), REDIRECT_URI: `${baseURL}/api/auth/callback/oidc` },
+    },
+    {
       command: `"${process.execPath}" --import tsx server/index.ts`,
       url: `${baseURL}/api/health`,
       reuseExistingServer: false,
@@ -78,6 +87,10 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         TRUST_PROXY: 'true',
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
+        OIDC_CLIENT_ID: 'digi-library',
+        OIDC_CLIENT_SECRET: 'e2e-oidc-client-secret',
+        OIDC_LABEL: 'Campus Login',
       },
     },
   ],

@@ -7,7 +7,7 @@ import { test as base, expect, type Page } from '@playwright/test';
  */
 export const test = base.extend<{ pageErrors: string[] }>({
   pageErrors: [
-    async ({ page }, use) => {
+    async ({ page, baseURL }, use) => {
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
       page.on('console', (message) => {
@@ -15,6 +15,9 @@ export const test = base.extend<{ pageErrors: string[] }>({
         // handles itself; any other error or warning (a 5xx, a CSP violation, a React or router
         // warning) is a fault.
         const kind = message.type();
+        // Other sites' pages (the test identity provider) are not ours to judge.
+        const source = message.location().url;
+        if (source && baseURL && !source.startsWith(baseURL)) return;
         const handled =
           /^Failed to load resource: the server responded with a status of 4\d\d/.test(
             message.text(),

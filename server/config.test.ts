@@ -94,6 +94,37 @@ describe('loadConfig', () => {
     expect((error as ConfigError).message).toContain(value);
   });
 
+  it('needs every part of a sign-in provider, naming what is missing', () => {
+    expect(() => loadConfig({ GOOGLE_CLIENT_ID: 'abc' })).toThrow(
+      /GOOGLE_CLIENT_SECRET: is required when GOOGLE_CLIENT_ID is set/,
+    );
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://id.uni.edu', OIDC_CLIENT_ID: 'x' })).toThrow(
+      /OIDC_CLIENT_SECRET: is required when OIDC_ISSUER and OIDC_CLIENT_ID are set/,
+    );
+    const config = loadConfig({
+      OIDC_ISSUER: 'https://id.uni.edu/realms/campus/',
+      OIDC_CLIENT_ID: 'digi',
+      OIDC_CLIENT_SECRET: 's3cret',
+      OIDC_LABEL: 'UniLogin',
+    });
+    expect(config.oidc).toEqual({
+      issuer: 'https://id.uni.edu/realms/campus',
+      clientId: 'digi',
+      clientSecret: 's3cret',
+      label: 'UniLogin',
+    });
+    expect(config.google).toBeUndefined();
+  });
+
+  it('requires AUTH_SECRET in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /AUTH_SECRET: is required in production/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32) }).authSecret).toBe(
+      'x'.repeat(32),
+    );
+  });
+
   it('lists every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT:[\s\S]*LOG_LEVEL:/);
   });

@@ -46,6 +46,12 @@ const envSchema = z.object({
     .url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' })
     .optional(),
   MAIL_FROM: z.string().min(3).optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_ISSUER: httpUrl.optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_LABEL: z.string().min(1).max(60).default('your institution'),
   AUTH_SECRET: z
     .string()
     .min(32, 'must be at least 32 characters (try: openssl rand -base64 32)')
@@ -87,6 +93,10 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From of every message; defaults to the library's name and e-mail. */
   mailFrom: string;
+  /** Google sign-in, when both its client id and secret are set. */
+  google: { clientId: string; clientSecret: string } | undefined;
+  /** The institution's own OpenID Connect provider, when issuer, client id and secret are set. */
+  oidc: { issuer: string; clientId: string; clientSecret: string; label: string } | undefined;
   /** E-mail domains allowed to sign up as faculty; empty means anyone may. */
   facultyEmailDomains: string[];
   library: {
@@ -129,6 +139,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   const e = result.data;
+  const pairs: [string, string[]][] = [
+    ['GOOGLE_CLIENT_ID', ['GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET']],
+    ['OIDC_ISSUER', ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET']],
+  ];
+  for (const [, names] of pairs) {
+    const set = names.filter((name) => present[name] !== undefined);
+    if (set.length > 0 && set.length < names.length) {
+      const missing = names.filter((name) => !set.includes(name));
+      throw new ConfigError(
+        missing.map(
+          (name) =>
+            `${name}: is required when ${set.join(' and ')} ${set.length > 1 ? 'are' : 'is'} set`,
+        ),
+      );
+    }
+  }
   if (e.NODE_ENV === 'production' && !e.AUTH_SECRET) {
     throw new ConfigError([
       'AUTH_SECRET: is required in production (try: openssl rand -base64 32)',
@@ -145,6 +171,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: e.DEMO_DATA,
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
+        : undefined,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? {
+            issuer: e.OIDC_ISSUER,
+            clientId: e.OIDC_CLIENT_ID,
+            clientSecret: e.OIDC_CLIENT_SECRET,
+            label: e.OIDC_LABEL,
+          }
+        : undefined,
     mailFrom: e.MAIL_FROM ?? `"${e.LIBRARY_NAME.replace(/"/g, '')}" <${e.LIBRARY_EMAIL}>`,
     authSecret: e.AUTH_SECRET,
     facultyEmailDomains: (e.FACULTY_EMAIL_DOMAINS ?? '')

@@ -98,6 +98,21 @@ export const signUpStepTwoSchema = z.object({
   interests: tagsSchema,
 });
 
+/** 'Complete Your Profile' after a first Google or institutional sign-in: step 2 plus what step 1 would ask. */
+export const completeProfileSchema = signUpStepTwoSchema.extend({
+  phoneNumber: phoneSchema,
+  role: z.enum(SIGNUP_ROLES, { message: 'Choose student or faculty' }),
+});
+
+/** Splits a provider's display name: the first word is the first name, the rest the last name. */
+export function splitName(name: string): { firstName: string; lastName: string } {
+  const [firstName = '', ...rest] = name.trim().split(/\s+/);
+  return { firstName, lastName: rest.join(' ') };
+}
+
+/** `POST /api/auth/sign-in/social` and `/sign-in/oauth2`: where to send the browser next. */
+export const providerRedirectSchema = z.object({ url: z.string() });
+
 /** `POST /api/users/check-user`. */
 export const checkUserRequestSchema = z.object({ email: emailSchema });
 export const checkUserResponseSchema = z.object({
@@ -130,14 +145,8 @@ export const registerRequestSchema = z
     graduationYear: graduationYearSchema.optional(),
   })
   .superRefine((body, context) => {
-    if (body.signupMethod !== 'form') return;
-    const password = passwordSchema.safeParse(body.password ?? '');
-    if (!password.success) {
-      context.addIssue({
-        code: 'custom',
-        path: ['password'],
-        message: password.error.issues[0]?.message ?? 'Password is required',
-      });
+    if (body.signupMethod === 'form' && body.password === undefined) {
+      context.addIssue({ code: 'custom', path: ['password'], message: 'Password is required' });
     }
   });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;

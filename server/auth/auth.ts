@@ -1,4 +1,5 @@
 import { betterAuth } from 'better-auth';
+import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { MailMessage, Mailer } from '../mail/mailer.ts';
@@ -8,6 +9,9 @@ import { CLIENT_IP_HEADER } from './session.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/limits.ts';
 
 const DAY = 60 * 60 * 24;
+
+/** better-auth's id of the institution's OpenID Connect provider (its callback path ends with it). */
+export const OIDC_PROVIDER_ID = 'oidc';
 
 /** How long a password reset link works. */
 export const RESET_LINK_MINUTES = 60;
@@ -143,6 +147,28 @@ export function createAuth(options: {
       // Fastify resolves the client address (honouring TRUST_PROXY) and passes it in this header.
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
+    socialProviders: config.google
+      ? { google: { clientId: config.google.clientId, clientSecret: config.google.clientSecret } }
+      : {},
+    plugins: config.oidc
+      ? [
+          genericOAuth({
+            config: [
+              {
+                providerId: OIDC_PROVIDER_ID,
+                name: config.oidc.label,
+                discoveryUrl: `${config.oidc.issuer}/.well-known/openid-configuration`,
+                clientId: config.oidc.clientId,
+                clientSecret: config.oidc.clientSecret,
+                scopes: ['openid', 'email', 'profile'],
+                pkce: true,
+                // HTTP Basic is the default every OpenID Connect provider accepts for a confidential client.
+                tokenEndpointAuth: { method: 'client_secret_basic' },
+              },
+            ],
+          }),
+        ]
+      : [],
     telemetry: { enabled: false },
   });
 }

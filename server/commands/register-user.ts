@@ -105,11 +105,20 @@ export async function completeProviderProfile(
     );
   }
   assertRoleAllowed(context.config, body.role, body.email);
+  // The provider on record decides the sign-up method, not the payload.
+  const account = await context.database.db
+    .selectFrom('accounts')
+    .select('provider_id')
+    .where('user_id', '=', user.id)
+    .where('provider_id', '!=', 'credential')
+    .executeTakeFirst();
+  if (!account)
+    throw new HttpError(400, 'This account signs in with a password: use the sign-up form.');
   await context.database.db
     .updateTable('users')
     .set({
       ...profileColumns(body),
-      signup_method: body.signupMethod === 'oidc' ? 'oidc' : 'google',
+      signup_method: account.provider_id === 'google' ? 'google' : 'oidc',
     })
     .where('id', '=', user.id)
     .execute();

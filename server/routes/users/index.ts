@@ -30,7 +30,7 @@ const HOUR = 60 * MINUTE;
  * per IP and per e-mail, and never trust the payload for who the caller is.
  */
 export async function userRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
-  const { auth, database } = context;
+  const { auth, database, config } = context;
   const db = database.db;
   const ipKey = (request: FastifyRequest) => request.ip;
 
@@ -181,7 +181,7 @@ export async function userRoutes(app: FastifyInstance, context: RouteContext): P
   });
 
   app.get('/users/providers', async () => ({
-    google: false,
-    oidc: null,
+    google: config.google !== undefined,
+    oidc: config.oidc ? { label: config.oidc.label } : null,
   }));
 }

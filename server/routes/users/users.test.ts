@@ -145,6 +145,37 @@ describe.each(testDatabaseKinds())('account calls on %s', (kind) => {
     });
   });
 
+  describe('completing a provider profile', () => {
+    it('needs a signed-in provider identity: a guest gets 401, a finished account 400', async () => {
+      const guest = await client().post(
+        '/api/users/register',
+        registrationFactory({ signupMethod: 'google', password: undefined }),
+      );
+      expect(guest.statusCode).toBe(401);
+      const browser = client();
+      const registration = registrationFactory();
+      await browser.post('/api/users/register', registration);
+      const again = await browser.post('/api/users/register', {
+        ...registration,
+        signupMethod: 'oidc',
+        password: undefined,
+      });
+      expect(again.statusCode).toBe(400);
+      expect(again.json().message).toBe('User already exists');
+    });
+
+    it('a form sign-up without a password is refused', async () => {
+      const response = await client().post(
+        '/api/users/register',
+        registrationFactory({ password: undefined }),
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toEqual([
+        { path: 'password', message: 'Password is required' },
+      ]);
+    });
+  });
+
   describe('POST /api/users/check-user', () => {
     it('says whether an account exists, and its role', async () => {
       const registration = registrationFactory({ role: 'faculty' });

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import {
   homePathFor,
@@ -11,7 +11,7 @@ import {
 import { ROUTES } from '../../../contract/routes.ts';
 import { ApiError, apiPost } from '../../api/client.ts';
 import { useCurrentUser, useRefreshSession } from '../../api/session.ts';
-import { ContinueWithGoogle } from '../../components/auth/provider-button.tsx';
+import { ProviderButtons, providerErrorMessage } from '../../components/auth/provider-button.tsx';
 import { FormMessage, formStyles, TextField } from '../../components/forms/fields.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
@@ -29,6 +29,8 @@ export function SignInPage() {
   const refreshSession = useRefreshSession();
   const [failure, setFailure] = useState('');
   const from = returnPathFrom(location.state);
+  const [params] = useSearchParams();
+  const providerError = params.get('error');
   const {
     register,
     handleSubmit,
@@ -38,7 +40,10 @@ export function SignInPage() {
     defaultValues: { email: '', password: '', rememberMe: false },
   });
 
-  if (user && !isSubmitting) return <Navigate to={from ?? homePathFor(user.role)} replace />;
+  if (user && !isSubmitting) {
+    if (!user.profileCompleted) return <Navigate to={ROUTES.signUp} replace />;
+    return <Navigate to={from ?? homePathFor(user.role)} replace />;
+  }
 
   const onSubmit = async (values: Login) => {
     setFailure('');
@@ -69,7 +74,9 @@ export function SignInPage() {
           <p className={formStyles.subtitle}>Welcome back to Digi Library.</p>
           {from ? <FormMessage kind="info">Please sign in to continue.</FormMessage> : null}
           <form className={formStyles.form} onSubmit={handleSubmit(onSubmit)} noValidate>
-            <FormMessage>{failure}</FormMessage>
+            <FormMessage>
+              {failure || (providerError ? providerErrorMessage(providerError) : '')}
+            </FormMessage>
             <TextField
               label="Email"
               type="email"
@@ -98,7 +105,7 @@ export function SignInPage() {
             </Button>
           </form>
           <p className={formStyles.divider}>or</p>
-          <ContinueWithGoogle />
+          <ProviderButtons />
           <p className={formStyles.subtitle}>
             No account yet? <Link to={ROUTES.signUp}>Sign up</Link>
           </p>

@@ -1,9 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useId, useState } from 'react';
+import { Controller, useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
+  completeProfileSchema,
+  type CurrentUser,
+  splitName,
   checkUserResponseSchema,
   homePathFor,
   registerResponseSchema,
@@ -14,15 +17,13 @@ import { ROUTES } from '../../../contract/routes.ts';
 import { GRADUATION_YEAR_MAX, GRADUATION_YEAR_MIN } from '../../../contract/limits.ts';
 import { ApiError, apiPost } from '../../api/client.ts';
 import { useCurrentUser, useRefreshSession } from '../../api/session.ts';
-import { ContinueWithGoogle } from '../../components/auth/provider-button.tsx';
+import { ProviderButtons } from '../../components/auth/provider-button.tsx';
 import { FormMessage, formStyles, TextField } from '../../components/forms/fields.tsx';
 import { TagInput } from '../../components/forms/tag-input.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 
 type StepOne = z.output<typeof signUpStepOneSchema>;
-type StepTwoInput = z.input<typeof signUpStepTwoSchema>;
-type StepTwo = z.output<typeof signUpStepTwoSchema>;
 
 /** `/signup`: step 1 (who you are, e-mail checked), step 2 (academic profile), then your home. */
 export function SignUpPage() {
@@ -32,6 +33,17 @@ export function SignUpPage() {
   const [editing, setEditing] = useState(true);
 
   if (user?.profileCompleted) return <Navigate to={homePathFor(user.role)} replace />;
+  if (user) {
+    return (
+      <div className={formStyles.wrap}>
+        <div className="container">
+          <section className={formStyles.card} aria-labelledby="sign-up-profile-title">
+            <ProfileForm mode={{ kind: 'provider', user }} />
+          </section>
+        </div>
+      </div>
+    );
+  }
 
   return (
     <div className={formStyles.wrap}>
@@ -51,7 +63,7 @@ export function SignUpPage() {
           </div>
           {stepOne ? (
             <div hidden={editing}>
-              <StepTwoForm stepOne={stepOne} onBack={() => setEditing(true)} />
+              <ProfileForm mode={{ kind: 'form', stepOne, onBack: () => setEditing(true) }} />
             </div>
           ) : null}
         </section>
@@ -148,23 +160,13 @@ function StepOneForm({ onDone }: { onDone: (values: StepOne) => void }) {
           error={errors.phoneNumber}
           required
         />
-        <fieldset className={formStyles.radios}>
-          <legend className={formStyles.label}>I am a</legend>
-          <label className={formStyles.check}>
-            <input type="radio" value="student" {...register('role')} />
-            Student
-          </label>
-          <label className={formStyles.check}>
-            <input type="radio" value="faculty" {...register('role')} />
-            Faculty
-          </label>
-        </fieldset>
+        <RoleChoice registration={register('role')} />
         <Button type="submit" disabled={isSubmitting}>
           {isSubmitting ? 'Checking...' : 'Next'}
         </Button>
       </form>
       <p className={formStyles.divider}>or</p>
-      <ContinueWithGoogle />
+      <ProviderButtons />
       <p className={formStyles.subtitle}>
         Already have an account? <Link to={ROUTES.signIn}>Sign in</Link>
       </p>
@@ -172,18 +174,32 @@ function StepOneForm({ onDone }: { onDone: (values: StepOne) => void }) {
   );
 }
 
-function StepTwoForm({ stepOne, onBack }: { stepOne: StepOne; onBack: () => void }) {
+/** Step 2 of the form sign-up, or the whole of 'Complete Your Profile' after a first provider sign-in. */
+type ProfileMode =
+  { kind: 'form'; stepOne: StepOne; onBack: () => void } | { kind: 'provider'; user: CurrentUser };
+
+type ProfileInput = z.input<typeof completeProfileSchema>;
+type Profile = z.output<typeof completeProfileSchema>;
+
+function ProfileForm({ mode }: { mode: ProfileMode }) {
   const navigate = useNavigate();
   const refreshSession = useRefreshSession();
   const [failure, setFailure] = useState('');
+  const provider = mode.kind === 'provider';
+  const names = provider ? splitName(mode.user.name) : mode.stepOne;
   const {
     register,
     control,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<StepTwoInput, unknown, StepTwo>({
-    resolver: zodResolver(signUpStepTwoSchema),
+  } = useForm<ProfileInput, unknown, Profile>({
+    // The form sign-up asked for phone and role in step 1: only the provider mode asks here.
+    resolver: zodResolver(
+      provider
+        ? completeProfileSchema
+        : signUpStepTwoSchema.extend({ phoneNumber: z.string(), role: z.string() }),
+    ) as never,
     defaultValues: {
       institutionName: '',
       department: '',
@@ -191,20 +207,30 @@ function StepTwoForm({ stepOne, onBack }: { stepOne: StepOne; onBack: () => void
       graduationYear: '',
       fields: [],
       interests: [],
+      phoneNumber: provider ? '' : mode.stepOne.phoneNumber,
+      role: provider ? 'student' : mode.stepOne.role,
     },
   });
 
-  const onSubmit = async (values: StepTwo) => {
+  const onSubmit = async (values: Profile) => {
     setFailure('');
+    const identity = provider
+      ? {
+          ...names,
+          email: mode.user.email,
+          phoneNumber: values.phoneNumber,
+          role: values.role,
+          signupMethod: 'google' as const,
+        }
+      : { ...mode.stepOne, signupMethod: 'form' as const };
     try {
       const result = await apiPost('/users/register', registerResponseSchema, {
-        ...stepOne,
+        ...identity,
         institutionName: values.institutionName,
         department: values.department,
         studentId: values.studentId,
         graduationYear: values.graduationYear,
         academicProfile: { fields: values.fields, interests: values.interests },
-        signupMethod: 'form',
       });
       if (!result.success) {
         setFailure(result.message || 'Registration failed');
@@ -218,37 +244,59 @@ function StepTwoForm({ stepOne, onBack }: { stepOne: StepOne; onBack: () => void
         error.status === 400 &&
         error.message === 'User already exists'
       ) {
-        await navigate(homePathFor(stepOne.role), { replace: true });
+        await navigate(homePathFor(identity.role), { replace: true });
         return;
       }
-      if (error instanceof ApiError) {
-        for (const field of error.fieldErrors) {
-          if (field.path in values)
-            setError(field.path as keyof StepTwoInput, { message: field.message });
-        }
-        const stepOneProblems = error.fieldErrors.filter((field) => !(field.path in values));
-        setFailure(
-          stepOneProblems.length > 0
-            ? `${stepOneProblems.map((field) => field.message).join('. ')}. Go back to step 1 to fix it.`
-            : error.fromServer
-              ? error.message
-              : 'Something went wrong',
-        );
+      if (!(error instanceof ApiError)) {
+        setFailure('Something went wrong');
         return;
       }
-      setFailure('Something went wrong');
+      for (const field of error.fieldErrors) {
+        if (field.path in values)
+          setError(field.path as keyof ProfileInput, { message: field.message });
+      }
+      const elsewhere = error.fieldErrors.filter((field) => !(field.path in values));
+      setFailure(
+        elsewhere.length > 0
+          ? `${elsewhere.map((field) => field.message).join('. ')}.${provider ? '' : ' Go back to step 1 to fix it.'}`
+          : error.fromServer
+            ? error.message
+            : 'Registration failed',
+      );
     }
   };
 
   return (
     <>
-      <span className={formStyles.step}>Step 2 of 2</span>
+      {provider ? null : <span className={formStyles.step}>Step 2 of 2</span>}
       <h1 id="sign-up-profile-title" className={formStyles.title}>
-        Your academic profile
+        {provider ? 'Complete Your Profile' : 'Your academic profile'}
       </h1>
-      <p className={formStyles.subtitle}>Tell us where and what you study, {stepOne.firstName}.</p>
+      <p className={formStyles.subtitle}>
+        {provider
+          ? `Welcome ${names.firstName}! Please complete your academic profile.`
+          : `Tell us where and what you study, ${names.firstName}.`}
+      </p>
       <form className={formStyles.form} onSubmit={handleSubmit(onSubmit)} noValidate>
         <FormMessage>{failure}</FormMessage>
+        {mode.kind === 'provider' ? (
+          <>
+            <div className={formStyles.row}>
+              <ReadOnlyField label="First name" value={names.firstName} />
+              <ReadOnlyField label="Last name" value={names.lastName} />
+            </div>
+            <ReadOnlyField label="Email" value={mode.user.email} />
+            <TextField
+              label="Phone number"
+              type="tel"
+              autoComplete="tel"
+              registration={register('phoneNumber')}
+              error={errors.phoneNumber}
+              required
+            />
+            <RoleChoice registration={register('role')} />
+          </>
+        ) : null}
         <TextField
           label="Institution name"
           autoComplete="organization"
@@ -305,14 +353,45 @@ function StepTwoForm({ stepOne, onBack }: { stepOne: StepOne; onBack: () => void
           )}
         />
         <div className={formStyles.actions}>
-          <Button variant="outline" onClick={onBack} disabled={isSubmitting}>
-            Back
-          </Button>
+          {mode.kind === 'form' ? (
+            <Button variant="outline" onClick={mode.onBack} disabled={isSubmitting}>
+              Back
+            </Button>
+          ) : null}
           <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? 'Processing...' : 'Create Account'}
+            {isSubmitting ? 'Processing...' : provider ? 'Complete Registration' : 'Create Account'}
           </Button>
         </div>
       </form>
     </>
+  );
+}
+
+function ReadOnlyField({ label, value }: { label: string; value: string }) {
+  const id = useId();
+  return (
+    <div className={formStyles.field}>
+      <label htmlFor={id} className={formStyles.label}>
+        {label}
+      </label>
+      <input id={id} className={formStyles.input} value={value} readOnly />
+    </div>
+  );
+}
+
+/** The student / faculty choice of sign-up. */
+function RoleChoice({ registration }: { registration: UseFormRegisterReturn }) {
+  return (
+    <fieldset className={formStyles.radios}>
+      <legend className={formStyles.label}>I am a</legend>
+      <label className={formStyles.check}>
+        <input type="radio" value="student" {...registration} />
+        Student
+      </label>
+      <label className={formStyles.check}>
+        <input type="radio" value="faculty" {...registration} />
+        Faculty
+      </label>
+    </fieldset>
   );
 }
