@@ -324,6 +324,32 @@ describe.each(testDatabaseKinds())('account calls on %s', (kind) => {
       expect(forged.json()).toEqual({ user: null });
     });
 
+    it('rolls a session forward while it is used', async () => {
+      const browser = client();
+      const registration = registrationFactory();
+      await browser.post('/api/users/register', registration);
+      await browser.post('/api/users/login', { ...registration, rememberMe: true });
+      const user = await testApp.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', registration.email)
+        .executeTakeFirstOrThrow();
+      // Make the remembered session two days old: it is due to roll forward.
+      const aged = new Date(Date.now() + 28 * 86_400_000);
+      await testApp.database.db.updateTable('sessions').set({ expires_at: aged }).where('user_id', '=', user.id).execute();
+      const response = await browser.get('/api/users/me');
+      expect(response.json().user.email).toBe(registration.email);
+      const sessions = await testApp.database.db
+        .selectFrom('sessions')
+        .select('expires_at')
+        .where('user_id', '=', user.id)
+        .execute();
+      const latest = Math.max(...sessions.map((session) => new Date(session.expires_at).getTime()));
+      expect(latest).toBeGreaterThan(Date.now() + 29.9 * 86_400_000);
+      const cookie = setCookies(response).find((line) => line.startsWith(`${SESSION_COOKIE}=`));
+      expect(cookie).toMatch(/Max-Age=2592000/);
+    });
+
     it('logging out without a session is harmless', async () => {
       expect((await client().post('/api/users/logout', {})).json()).toEqual({ success: true });
     });
