@@ -38,6 +38,7 @@ export async function userRoutes(app: FastifyInstance, context: RouteContext): P
     const { email } = parseInput(checkUserRequestSchema, request.body);
     await enforceRateLimits(db, [
       { key: `check-user:ip:${ipKey(request)}`, limit: 300, windowSeconds: 15 * MINUTE },
+      { key: `check-user:email:${email}`, limit: 20, windowSeconds: 15 * MINUTE },
     ]);
     const user = await db
       .selectFrom('users')

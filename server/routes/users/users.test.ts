@@ -191,6 +191,17 @@ describe.each(testDatabaseKinds())('account calls on %s', (kind) => {
       expect(unknown.json()).toEqual({ exists: false });
     });
 
+    it('limits checks of one e-mail', async () => {
+      const statuses = [];
+      for (let attempt = 0; attempt < 21; attempt += 1) {
+        statuses.push(
+          (await client().post('/api/users/check-user', { email: 'probe@uni.example' })).statusCode,
+        );
+      }
+      expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
+      expect(statuses[20]).toBe(429);
+    });
+
     it('refuses a malformed e-mail', async () => {
       const response = await client().post('/api/users/check-user', { email: 'nope' });
       expect(response.statusCode).toBe(400);
@@ -336,7 +347,11 @@ describe.each(testDatabaseKinds())('account calls on %s', (kind) => {
         .executeTakeFirstOrThrow();
       // Make the remembered session two days old: it is due to roll forward.
       const aged = new Date(Date.now() + 28 * 86_400_000);
-      await testApp.database.db.updateTable('sessions').set({ expires_at: aged }).where('user_id', '=', user.id).execute();
+      await testApp.database.db
+        .updateTable('sessions')
+        .set({ expires_at: aged })
+        .where('user_id', '=', user.id)
+        .execute();
       const response = await browser.get('/api/users/me');
       expect(response.json().user.email).toBe(registration.email);
       const sessions = await testApp.database.db
