@@ -1,7 +1,8 @@
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
@@ -46,7 +47,7 @@ export async function openDatabase(options: {
   await mkdir(path.dirname(directory), { recursive: true });
   const release = lockDataDir(options.dataDir);
   try {
-    const handle = wrapPglite(await PGlite.create(directory));
+    const handle = wrapPglite(await createPglite({ dataDir: directory }));
     const close = handle.close;
     handle.close = async () => {
       try {
@@ -98,6 +99,14 @@ export function lockDataDir(dataDir: string): () => void {
       // Already gone: nothing to release.
     }
   };
+}
+
+/**
+ * Opens PGlite with the extensions our migrations use (pg_trgm). Every PGlite instance of the app
+ * and its tests is made here, so none lacks one.
+ */
+export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
+  return PGlite.create({ ...options, extensions: { pg_trgm } });
 }
 
 /** Wraps an already open PGlite instance (tests open theirs from a prepared dump). */

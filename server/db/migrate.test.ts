@@ -1,10 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgres, wrapPglite, type DatabaseHandle, type DatabaseKind } from './client.ts';
+import { createPglite, openPostgres, wrapPglite, type DatabaseHandle, type DatabaseKind } from './client.ts';
 import { migrate, MIGRATIONS_DIR } from './migrate.ts';
 import { readdir } from 'node:fs/promises';
 import { createPostgresDatabase, testDatabaseKinds } from '../test/databases.ts';
@@ -12,7 +11,7 @@ import { createPostgresDatabase, testDatabaseKinds } from '../test/databases.ts'
 /** An empty, unmigrated database of the given kind. */
 async function emptyDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
   return kind === 'pglite'
-    ? wrapPglite(await PGlite.create())
+    ? wrapPglite(await createPglite())
     : openPostgres(await createPostgresDatabase());
 }
 

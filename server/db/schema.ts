@@ -14,6 +14,42 @@ export interface ItemsTable {
   source_id: string;
   created_at: ColumnType<Date, Date | string | undefined, never>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** ISBN-10, zero-padded, upper-case X (books). */
+  isbn: ColumnType<string | null, string | null | undefined, string | null>;
+  /** arXiv identifier without version, e.g. `0704.0013` or `2303.11436` (papers). */
+  arxiv_id: ColumnType<string | null, string | null | undefined, string | null>;
+  doi: ColumnType<string | null, string | null | undefined, string | null>;
+  /** An external link (a course's page, a paper's abstract page). */
+  url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A published course material's Google Drive link. */
+  drive_link: ColumnType<string | null, string | null | undefined, string | null>;
+  cover_url: ColumnType<string | null, string | null | undefined, string | null>;
+  language: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Course materials: the publishing institute. */
+  institution: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Course materials: their genre as the publish form gives it. */
+  genre: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Course materials: the publication date from the publish form. */
+  published_date: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Physical copies the library holds (reservations). */
+  copies: ColumnType<number, number | undefined, number>;
+  /** Pages of held text in `item_pages`. */
+  page_count: ColumnType<number, number | undefined, number>;
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Generated: weighted full-text vector. Never written. */
+  search: ColumnType<string, never, never>;
+}
+
+/** One page of a held book's text. */
+export interface ItemPagesTable {
+  item_id: string;
+  page_number: number;
+  content: string;
+}
+
+/** Distinct catalogue words for "did you mean". */
+export interface SearchWordsTable {
+  word: string;
 }
 
 /** Migrations already applied, by file name. */
@@ -88,6 +124,8 @@ export interface RateLimitsTable {
 /** The database as Kysely sees it. Add a table here when a migration creates one. */
 export interface Database {
   items: ItemsTable;
+  item_pages: ItemPagesTable;
+  search_words: SearchWordsTable;
   schema_migrations: SchemaMigrationsTable;
   users: UsersTable;
   sessions: SessionsTable;

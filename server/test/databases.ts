@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openPostgres, wrapPglite, type DatabaseHandle, type DatabaseKind } from '../db/client.ts';
+import { createPglite, openPostgres, wrapPglite, type DatabaseHandle, type DatabaseKind } from '../db/client.ts';
 import { withDatabase } from './global-setup.ts';
 
 /**
@@ -41,6 +40,6 @@ export async function createPostgresDatabase(): Promise<string> {
 export async function openTestDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
   if (kind === 'postgres') return openPostgres(await createPostgresDatabase());
   const dump = await readFile(inject('pgliteDump'));
-  const pglite = await PGlite.create({ loadDataDir: new Blob([dump]) });
+  const pglite = await createPglite({ loadDataDir: new Blob([dump]) });
   return wrapPglite(pglite);
 }

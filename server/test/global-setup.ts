@@ -1,10 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openPostgres, wrapPglite } from '../db/client.ts';
+import { createPglite, openPostgres, wrapPglite } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 
 declare module 'vitest' {
@@ -23,7 +22,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const folder = await mkdtemp(path.join(tmpdir(), 'digi-test-'));
   const dumpFile = path.join(folder, 'pglite-migrated.tar.gz');
-  const pglite = await PGlite.create();
+  const pglite = await createPglite();
   const handle = wrapPglite(pglite);
   await migrate(handle);
   const dump = await pglite.dumpDataDir('gzip');
