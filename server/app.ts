@@ -13,6 +13,7 @@ import { serveWebApp } from './http/web-app.ts';
 import { mountRealtime, userRoom } from './realtime/index.ts';
 import type { RouteContext } from './routes/context.ts';
 import { authRoutes } from './routes/auth/index.ts';
+import { catalogueRoutes } from './routes/catalogue/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { libraryRoutes } from './routes/library/index.ts';
 import { userRoutes } from './routes/users/index.ts';
@@ -138,6 +139,7 @@ export async function buildApp({
       await api.register(libraryRoutes, context);
       await api.register(authRoutes, context);
       await api.register(userRoutes, context);
+      await api.register(catalogueRoutes, context);
     },
     { prefix: '/api' },
   );

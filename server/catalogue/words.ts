@@ -3,14 +3,17 @@ import type { Database } from '../db/schema.ts';
 
 /**
  * Adds the catalogue's distinct title, author and subject words to `search_words`, the table
- * "did you mean" looks misspellings up in. Idempotent; call it after an import or a publish.
+ * "did you mean" looks misspellings up in; with `itemId`, only that item's words. Idempotent;
+ * call it after an import, a publish or seeding.
  */
-export async function refreshSearchWords(db: Kysely<Database>): Promise<void> {
+export async function refreshSearchWords(db: Kysely<Database>, itemId?: string): Promise<void> {
+  // ts_stat takes its query as text; an item id is a uuid (checked here), so it is safe to inline.
+  if (itemId !== undefined && !/^[0-9a-f-]{36}$/i.test(itemId)) throw new Error(`not an item id: ${itemId}`);
+  const only = itemId === undefined ? '' : ` WHERE id = '${itemId}'`;
+  const documents = `SELECT to_tsvector('simple', title || ' ' || digi_join_words(authors) || ' ' || digi_join_words(subjects)) FROM items${only}`;
   await sql`
     INSERT INTO search_words (word)
-    SELECT word FROM ts_stat(
-      'SELECT to_tsvector(''simple'', title || '' '' || digi_join_words(authors) || '' '' || digi_join_words(subjects)) FROM items'
-    )
+    SELECT word FROM ts_stat(${documents})
     WHERE length(word) BETWEEN 3 AND 40 AND word ~ '^[[:alpha:]]+$'
     ON CONFLICT (word) DO NOTHING
   `.execute(db);

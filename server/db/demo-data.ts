@@ -130,3 +130,83 @@ export const DEMO_ITEMS: DemoItem[] = [
       'Demo course material written for Digi Library: primary sources from the ancient world to 1900.',
   },
 ];
+
+/** Themes and study questions of the demo classics, our own words: the pages of a short reading guide. */
+const GUIDES: Record<string, { themes: string[]; questions: string[] }> = {
+  'book-pride-and-prejudice': {
+    themes: ['First impressions and how they mislead', 'Marriage, money and social standing', 'Pride as both virtue and fault'],
+    questions: [
+      'How does Elizabeth’s opinion of Darcy change, and what causes each change?',
+      'What does the novel suggest about marrying for security rather than love?',
+      'Which characters never change, and why might Austen keep them fixed?',
+    ],
+  },
+  'book-frankenstein': {
+    themes: ['The responsibility of a creator', 'Isolation and the need for companionship', 'Ambition that outruns judgement'],
+    questions: [
+      'Who is the real monster of the story, and what makes you say so?',
+      'Why does the novel nest several narrators inside each other?',
+      'How does the creature learn language, and what does it learn with it?',
+    ],
+  },
+  'book-the-time-machine': {
+    themes: ['Class division projected into the far future', 'Progress and decline', 'Science as a way of seeing society'],
+    questions: [
+      'What do the Eloi and the Morlocks stand for in Victorian England?',
+      'Why does the Time Traveller’s first theory about the future turn out wrong?',
+      'What is the effect of the frame story told at a dinner party?',
+    ],
+  },
+  'book-alice-in-wonderland': {
+    themes: ['Growing up and changing size', 'Nonsense, logic and language games', 'Rules without reason'],
+    questions: [
+      'Which scene plays with the meaning of words most cleverly?',
+      'How does Alice’s behaviour towards adults change during the book?',
+      'Why might the story end with a trial?',
+    ],
+  },
+  'book-a-christmas-carol': {
+    themes: ['Redemption and second chances', 'Poverty and public duty', 'Memory and the passing of time'],
+    questions: [
+      'What does each of the three spirits show Scrooge that he needed to see?',
+      'How does Dickens make the Cratchit family matter to the reader?',
+      'Is Scrooge’s change believable? Point to the moment it begins.',
+    ],
+  },
+  'book-jekyll-and-hyde': {
+    themes: ['The divided self', 'Respectability and secrecy in Victorian London', 'Science crossing moral limits'],
+    questions: [
+      'Why does the mystery come to us through Utterson rather than Jekyll?',
+      'What does Hyde’s appearance suggest about how the Victorians saw evil?',
+      'How does the final statement change the way you read the earlier chapters?',
+    ],
+  },
+};
+
+/** The reading-guide pages of a demo book, in the viewer's markup (# headings, lists, **bold**). */
+export function demoGuidePages(item: DemoItem): string[] {
+  const guide = GUIDES[item.source_id];
+  if (!guide) return [];
+  return [
+    [
+      `# About ${item.title}`,
+      '',
+      item.description ?? '',
+      '',
+      `**Author:** ${item.authors?.join(', ')}. **First published:** ${item.year}.`,
+      '',
+      '## What to look for',
+      '',
+      ...guide.themes.map((theme) => `- ${theme}`),
+    ].join('\n'),
+    [
+      '# Study questions',
+      '',
+      ...guide.questions.map((question, index) => `${index + 1}. ${question}`),
+      '',
+      '## Reading it yourself',
+      '',
+      'This guide was written by the library staff. Reserve a printed copy with the **Offline Book Service**, or ask at the desk for other editions.',
+    ].join('\n'),
+  ];
+}

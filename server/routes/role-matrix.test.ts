@@ -5,6 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../contract/http/users.ts';
+import { seedDemoData } from '../db/seed.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { registrationFactory } from '../test/factories.ts';
 import { TestClient } from '../test/http.ts';
@@ -59,16 +60,40 @@ const DRIVERS: Record<string, Driver> = {
       token: 'not-a-real-token-0000',
       password: 'a fine passphrase',
     }),
+  'GET /api/search': ({ client }) => client.get('/api/search?q=pride'),
+  'GET /api/items/:id': async ({ client }) => client.get(`/api/items/${await bookWithPages()}`),
+  'GET /api/items/:id/pages': async ({ client }) => client.get(`/api/items/${await bookWithPages()}/pages?page=1`),
+  'GET /api/users/get-books': ({ client }) => client.get('/api/users/get-books'),
+  'POST /api/faculty/post-book': ({ client }) =>
+    client.post('/api/faculty/post-book', {
+      title: 'Matrix Methods',
+      author: 'Dr. Test',
+      publishedDate: '2025-09-01',
+      driveLink: 'https://drive.google.com/file/d/1AbCdEfGhIjKlMnOpQrStUvWxYz012345/view',
+      instituteName: 'Campus University',
+      genre: 'science',
+    }),
   'GET /api/auth/*': ({ client }) => client.get('/api/auth/get-session'),
   'POST /api/auth/*': ({ client, account }) =>
     client.post('/api/auth/sign-in/email', { email: account.email, password: account.password }),
 };
 
-describe('the role matrix in docs/role-matrix.md', () => {
-  let testApp: TestApp;
+let testApp: TestApp;
 
+/** A demo book that holds pages. */
+async function bookWithPages(): Promise<string> {
+  const row = await testApp.database.db
+    .selectFrom('items')
+    .select('id')
+    .where('page_count', '>', 0)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+describe('the role matrix in docs/role-matrix.md', () => {
   beforeAll(async () => {
     testApp = await createTestApp('pglite');
+    await seedDemoData(testApp.database.db);
   });
   afterAll(async () => testApp.close());
 

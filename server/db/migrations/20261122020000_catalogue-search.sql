@@ -1,6 +1,7 @@
 -- The catalogue grows what a library needs: identifiers for idempotent imports, course-material
 -- fields from the publish form, physical copies, held texts split into pages, and weighted
 -- full-text search (title A, authors B, subjects C, description D) with a trigram "did you mean".
+-- One text configuration (english) on both sides, so names stem the same in documents and queries.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
 -- array_to_string is only STABLE; a generated column needs IMMUTABLE. Joining text is immutable.
@@ -24,7 +25,7 @@ ALTER TABLE items
   ADD COLUMN created_by text REFERENCES users (id) ON DELETE SET NULL,
   ADD COLUMN search tsvector GENERATED ALWAYS AS (
     setweight(to_tsvector('english', title), 'A') ||
-    setweight(to_tsvector('simple', digi_join_words(authors)), 'B') ||
+    setweight(to_tsvector('english', digi_join_words(authors)), 'B') ||
     setweight(to_tsvector('english', digi_join_words(subjects)), 'C') ||
     setweight(to_tsvector('english', coalesce(description, '')), 'D')
   ) STORED;

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+/** The three kinds of catalogue item. */
+export const ITEM_TYPES = ['book', 'paper', 'course'] as const;
+export type ItemType = (typeof ITEM_TYPES)[number];
+
+/** Most results one search page may ask for. */
+export const SEARCH_PAGE_SIZE_MAX = 50;
+
+// A blank query-string value (`?author=`) means "no filter", not an invalid one.
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+/** `GET /api/search` query string. */
+export const searchQuerySchema = z
+  .object({
+    q: z.string().trim().max(200, 'The search is too long (200 characters at most)').default(''),
+    type: z.preprocess(blankToUndefined, z.enum(ITEM_TYPES, { message: 'type must be book, paper or course' }).optional()),
+    author: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
+    year: z.preprocess(
+      blankToUndefined,
+      z.coerce.number({ message: 'year must be a number' }).int('year must be a whole number').min(-3000).max(3000).optional(),
+    ),
+    category: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
+    page: z.coerce.number().int().min(1, 'page starts at 1').max(10_000).default(1),
+    pageSize: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(SEARCH_PAGE_SIZE_MAX, `pageSize is at most ${SEARCH_PAGE_SIZE_MAX}`)
+      .default(20),
+  })
+  .refine((query) => query.q !== '' || query.author || query.year !== undefined || query.category, {
+    message: 'Type something to search for, or choose a filter.',
+    path: ['q'],
+  });
+export type SearchQuery = z.output<typeof searchQuerySchema>;
+
+/** One result card. */
+export const catalogueItemSchema = z.object({
+  id: z.string(),
+  type: z.enum(ITEM_TYPES),
+  title: z.string(),
+  authors: z.array(z.string()),
+  year: z.number().nullable(),
+  subjects: z.array(z.string()),
+  description: z.string().optional(),
+  coverUrl: z.string().optional(),
+  driveLink: z.string().optional(),
+  url: z.string().optional(),
+  hasContent: z.boolean(),
+});
+export type CatalogueItem = z.infer<typeof catalogueItemSchema>;
+
+/** `GET /api/search` answer: one page of results, the total, counts per type and maybe a correction. */
+export const searchResponseSchema = z.object({
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  items: z.array(catalogueItemSchema),
+  facets: z.object({ type: z.object({ book: z.number(), paper: z.number(), course: z.number() }) }),
+  /** A corrected query when the words look misspelt ("did you mean"). */
+  suggestion: z.string().optional(),
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
+
+/** `GET /api/items/:id`: everything the detail view shows. */
+export const itemDetailSchema = catalogueItemSchema.extend({
+  isbn: z.string().optional(),
+  arxivId: z.string().optional(),
+  language: z.string().optional(),
+  institution: z.string().optional(),
+  genre: z.string().optional(),
+  publishedDate: z.string().optional(),
+  pageCount: z.number(),
+  copies: z.number(),
+});
+export type ItemDetail = z.infer<typeof itemDetailSchema>;
+
+/** `GET /api/items/:id/pages?page=N`: one page of a held text (pages count from 1). */
+export const itemPageQuerySchema = z.object({ page: z.coerce.number().int().min(1, 'page starts at 1').default(1) });
+export const itemPageSchema = z.object({
+  itemId: z.string(),
+  page: z.number(),
+  pageCount: z.number(),
+  content: z.string(),
+});
+export type ItemPage = z.infer<typeof itemPageSchema>;
+
+/** A course material as the spec's client knows it. */
+export const courseMaterialSchema = z.object({
+  _id: z.string(),
+  title: z.string(),
+  author: z.string(),
+  publishedDate: z.string(),
+  driveLink: z.string(),
+  instituteName: z.string(),
+  genre: z.string(),
+});
+export type CourseMaterial = z.infer<typeof courseMaterialSchema>;
+
+/** `GET /api/users/get-books`: course materials, newest first. */
+export const getBooksResponseSchema = z.object({ payload: z.array(courseMaterialSchema) });
+
+const isRealDate = (value: string) => {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+};
+
+/** `POST /api/faculty/post-book`: all six fields required. */
+export const postBookRequestSchema = z.object({
+  title: z.string({ message: 'Title is required' }).trim().min(1, 'Title is required').max(300),
+  author: z.string({ message: 'Author is required' }).trim().min(1, 'Author is required').max(200),
+  publishedDate: z
+    .string({ message: 'Publication date is required' })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Publication date must be a date (YYYY-MM-DD)')
+    .refine(isRealDate, 'Publication date must be a real date'),
+  driveLink: z
+    .string({ message: 'Drive link is required' })
+    .trim()
+    .min(1, 'Drive link is required')
+    .max(2000)
+    .pipe(z.url({ protocol: /^https?$/, message: 'Drive link must be an http:// or https:// URL' })),
+  instituteName: z.string({ message: 'Institute name is required' }).trim().min(1, 'Institute name is required').max(200),
+  genre: z.string({ message: 'Genre is required' }).trim().min(1, 'Genre is required').max(100),
+});
+export type PostBookRequest = z.infer<typeof postBookRequestSchema>;
+export const postBookResponseSchema = z.object({ success: z.literal(true), payload: courseMaterialSchema });
+
+/** The library search's category filter (spec section 2). */
+export const CATEGORIES = ['fiction', 'non-fiction', 'science', 'history'] as const;

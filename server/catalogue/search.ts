@@ -1,0 +1,103 @@
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import type { ItemType, SearchQuery } from '../../contract/http/catalogue.ts';
+import type { Database, ItemsTable } from '../db/schema.ts';
+
+/** A result row: the item's columns the result cards need. */
+export type SearchRow = Pick<
+  Selectable<ItemsTable>,
+  'id' | 'kind' | 'title' | 'authors' | 'year' | 'subjects' | 'description' | 'cover_url' | 'drive_link' | 'url' | 'page_count'
+>;
+
+/** What a search found: one page of rows, the total, counts per type and maybe a correction. */
+export interface SearchResult {
+  total: number;
+  rows: SearchRow[];
+  facets: Record<ItemType, number>;
+  suggestion?: string;
+}
+
+/** The words of a query, lower-cased, letters and digits only: safe to hand to `to_tsquery`. */
+export function queryWords(q: string): string[] {
+  return (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 12);
+}
+
+/** Every word must match; the last one as a prefix, so results follow typing. */
+export function tsqueryText(words: string[]): string {
+  return words.map((word, index) => (index === words.length - 1 ? `${word}:*` : word)).join(' & ');
+}
+
+/** `%text%` for ILIKE, with the pattern characters of the text escaped. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/**
+ * Searches the catalogue: weighted full-text search with prefix matching, the spec's filters
+ * (author and category as case-insensitive substrings, year exact) and the type, all in SQL so
+ * totals and paging are right. When nothing matches, misspelt words are looked up in
+ * `search_words` by trigram similarity to offer a corrected query.
+ */
+export async function searchCatalogue(db: Kysely<Database>, query: SearchQuery): Promise<SearchResult> {
+  const words = queryWords(query.q);
+  const tsquery = words.length > 0 ? sql`to_tsquery('english', ${tsqueryText(words)})` : null;
+
+  const conditions: RawBuilder<unknown>[] = [];
+  if (query.q !== '') conditions.push(tsquery ? sql`i.search @@ ${tsquery}` : sql`false`);
+  if (query.author) {
+    conditions.push(sql`EXISTS (SELECT 1 FROM unnest(i.authors) a WHERE a ILIKE ${containsPattern(query.author)})`);
+  }
+  if (query.year !== undefined) conditions.push(sql`i.year = ${query.year}`);
+  if (query.category) {
+    const pattern = containsPattern(query.category);
+    conditions.push(
+      sql`(EXISTS (SELECT 1 FROM unnest(i.subjects) s WHERE s ILIKE ${pattern}) OR i.genre ILIKE ${pattern})`,
+    );
+  }
+  const where = conditions.length > 0 ? sql.join(conditions, sql` AND `) : sql`true`;
+
+  const { rows: counts } = await sql<{ kind: ItemType; count: string }>`
+    SELECT i.kind, count(*) AS count FROM items i WHERE ${where} GROUP BY i.kind
+  `.execute(db);
+  const facets: Record<ItemType, number> = { book: 0, paper: 0, course: 0 };
+  for (const row of counts) facets[row.kind] = Number(row.count);
+  const total = query.type ? facets[query.type] : facets.book + facets.paper + facets.course;
+
+  let rows: SearchRow[] = [];
+  if (total > 0 && (query.page - 1) * query.pageSize < total) {
+    const typed = query.type ? sql`${where} AND i.kind = ${query.type}` : where;
+    const order = tsquery
+      ? sql`ts_rank(i.search, ${tsquery}) DESC, i.year DESC NULLS LAST, i.title`
+      : sql`lower(i.title), i.year DESC NULLS LAST`;
+    rows = (
+      await sql<SearchRow>`
+        SELECT i.id, i.kind, i.title, i.authors, i.year, i.subjects, i.description, i.cover_url,
+               i.drive_link, i.url, i.page_count
+        FROM items i
+        WHERE ${typed}
+        ORDER BY ${order}, i.id
+        LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}
+      `.execute(db)
+    ).rows;
+  }
+
+  const suggestion = total === 0 && words.length > 0 ? await suggestCorrection(db, words) : undefined;
+  return suggestion ? { total, rows, facets, suggestion } : { total, rows, facets };
+}
+
+/** The query with each unknown word replaced by its closest catalogue word, if any changed. */
+async function suggestCorrection(db: Kysely<Database>, words: string[]): Promise<string | undefined> {
+  const corrected = await Promise.all(
+    words.map(async (word) => {
+      if (word.length < 3 || /^\d+$/.test(word)) return word;
+      const { rows } = await sql<{ word: string; known: boolean }>`
+        SELECT w.word, w.word = ${word} AS known
+        FROM search_words w
+        WHERE w.word % ${word}
+        ORDER BY w.word = ${word} DESC, similarity(w.word, ${word}) DESC, w.word
+        LIMIT 1
+      `.execute(db);
+      return rows[0]?.word ?? word;
+    }),
+  );
+  return corrected.some((word, index) => word !== words[index]) ? corrected.join(' ') : undefined;
+}

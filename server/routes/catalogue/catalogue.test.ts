@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  getBooksResponseSchema,
+  itemDetailSchema,
+  itemPageSchema,
+  searchResponseSchema,
+} from '../../../contract/http/catalogue.ts';
+import { seedDemoData } from '../../db/seed.ts';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { testDatabaseKinds } from '../../test/databases.ts';
+import { registrationFactory } from '../../test/factories.ts';
+import { TestClient } from '../../test/http.ts';
+
+const DRIVE = 'https://drive.google.com/file/d/1AbCdEfGhIjKlMnOpQrStUvWxYz012345/view';
+
+describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
+  let testApp: TestApp;
+  let guest: TestClient;
+  let student: TestClient;
+  let faculty: TestClient;
+
+  const search = async (query: string) => {
+    const response = await guest.get(`/api/search?${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return searchResponseSchema.parse(response.json());
+  };
+
+  beforeAll(async () => {
+    testApp = await createTestApp(kind);
+    await seedDemoData(testApp.database.db);
+    guest = new TestClient(testApp.app, testApp.config.publicUrl);
+    student = new TestClient(testApp.app, testApp.config.publicUrl);
+    await student.post('/api/users/register', registrationFactory());
+    faculty = new TestClient(testApp.app, testApp.config.publicUrl);
+    await faculty.post('/api/users/register', registrationFactory({ role: 'faculty' }));
+  });
+  afterAll(async () => testApp.close());
+
+  describe('GET /api/search', () => {
+    it('finds by title, ranks the title match first, and matches prefixes while typing', async () => {
+      const pride = await search('q=pride');
+      expect(pride.items[0]?.title).toBe('Pride and Prejudice');
+      expect(pride.items[0]).toMatchObject({ type: 'book', authors: ['Jane Austen'], year: 1813, hasContent: true });
+      expect((await search('q=franken')).items[0]?.title).toMatch(/^Frankenstein/);
+      expect((await search('q=time mach')).items[0]?.title).toBe('The Time Machine');
+    });
+
+    it('finds by author, and stems names the same way in documents and queries', async () => {
+      expect((await search('q=wells')).items.map((item) => item.title)).toContain('The Time Machine');
+      expect((await search('q=dickens')).items[0]?.title).toBe('A Christmas Carol');
+    });
+
+    it('applies the spec filters on the server, with right totals and facets', async () => {
+      const austen = await search('author=AUSTEN');
+      expect(austen.total).toBe(1);
+      expect((await search('year=1818')).items.map((item) => item.title)).toEqual([
+        'Frankenstein; or, The Modern Prometheus',
+      ]);
+      const history = await search('category=history');
+      expect(history.items.map((item) => item.title).sort()).toEqual(['A Christmas Carol', 'World History 101: Reading Pack']);
+      expect(history.facets.type).toEqual({ book: 1, paper: 0, course: 1 });
+      const books = await search('category=history&type=book');
+      expect(books.total).toBe(1);
+      expect(books.facets.type).toEqual({ book: 1, paper: 0, course: 1 });
+      expect((await search('category=fiction&author=shelley')).total).toBe(1);
+    });
+
+    it('pages through the whole result set', async () => {
+      // The spec's category filter is a substring: 'fiction' also matches 'non-fiction'.
+      const all = await search('category=fiction&pageSize=50');
+      expect(all.total).toBe(9);
+      const pages = [];
+      for (let page = 1; page <= 5; page += 1) pages.push(...(await search(`category=fiction&pageSize=2&page=${page}`)).items);
+      expect(pages.map((item) => item.id)).toEqual(all.items.map((item) => item.id));
+      expect((await search('category=fiction&pageSize=2&page=6')).items).toEqual([]);
+    });
+
+    it('suggests the right title for a misspelling', async () => {
+      const result = await search('q=frankenstien');
+      expect(result.total).toBe(0);
+      expect(result.suggestion).toBe('frankenstein');
+      expect((await search('q=prejudise')).suggestion).toBe('prejudice');
+    });
+
+    it('refuses an empty search, an oversized page and bad filters with clear 400s', async () => {
+      for (const [query, message] of [
+        ['q=', 'Type something to search for, or choose a filter.'],
+        ['', 'Type something to search for, or choose a filter.'],
+        ['q=x&pageSize=51', 'pageSize is at most 50'],
+        ['q=x&type=film', 'type must be book, paper or course'],
+        ['q=x&year=soon', 'year must be a number'],
+        [`q=${'x'.repeat(201)}`, 'The search is too long (200 characters at most)'],
+      ]) {
+        const response = await guest.get(`/api/search?${query}`);
+        expect(response.statusCode, query).toBe(400);
+        expect(response.json().errors.map((error: { message: string }) => error.message), query).toContain(message);
+      }
+    });
+
+    it('treats operators and quotes in the query as plain text', async () => {
+      for (const q of [`'`, `"pride" & | ! :* ( )`, `\\`, '%_', 'a:b <-> c', '🙂']) {
+        const response = await guest.get(`/api/search?q=${encodeURIComponent(q)}`);
+        expect(response.statusCode, q).toBe(200);
+      }
+      expect((await search(`q=${encodeURIComponent('pride!!!')}`)).items[0]?.title).toBe('Pride and Prejudice');
+      expect((await search(`author=${encodeURIComponent('%')}`)).total).toBe(0);
+    });
+  });
+
+  describe('items and their pages', () => {
+    it('answers the details of an item, and 404 for an unknown or malformed id', async () => {
+      const { items } = await search('q=pride');
+      const detail = itemDetailSchema.parse((await guest.get(`/api/items/${items[0]!.id}`)).json());
+      expect(detail).toMatchObject({ title: 'Pride and Prejudice', pageCount: 2, hasContent: true });
+      for (const id of ['00000000-0000-0000-0000-000000000000', 'not-an-id', "1' OR '1'='1"]) {
+        const response = await guest.get(`/api/items/${encodeURIComponent(id)}`);
+        expect(response.statusCode, id).toBe(404);
+        expect(response.json().message).toBe('There is no such item in the catalogue.');
+      }
+    });
+
+    it('serves a held text page by page to members, bounded by its page count', async () => {
+      const { items } = await search('q=frankenstein');
+      const id = items[0]!.id;
+      expect((await guest.get(`/api/items/${id}/pages?page=1`)).statusCode).toBe(401);
+      const first = itemPageSchema.parse((await student.get(`/api/items/${id}/pages?page=1`)).json());
+      expect(first).toMatchObject({ page: 1, pageCount: 2 });
+      expect(first.content).toMatch(/^# About Frankenstein/);
+      expect((await student.get(`/api/items/${id}/pages?page=2`)).json().content).toMatch(/^# Study questions/);
+      expect((await student.get(`/api/items/${id}/pages?page=3`)).statusCode).toBe(404);
+      expect((await student.get(`/api/items/${id}/pages?page=0`)).statusCode).toBe(400);
+    });
+
+    it('says "No content available for this book." for an item without text', async () => {
+      const { items } = await search('type=paper&category=science');
+      const response = await student.get(`/api/items/${items[0]!.id}/pages?page=1`);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().message).toBe('No content available for this book.');
+    });
+  });
+
+  describe('course materials', () => {
+    it('faculty publish; members see the material first in get-books; search finds it', async () => {
+      const published = await faculty.post('/api/faculty/post-book', {
+        title: 'Quantum Mechanics Problem Sets',
+        author: 'Dr. Lise Meitner',
+        publishedDate: '2026-09-01',
+        driveLink: DRIVE,
+        instituteName: 'Campus University',
+        genre: 'science',
+      });
+      expect(published.statusCode, published.body).toBe(200);
+      expect(published.json()).toMatchObject({
+        success: true,
+        payload: { title: 'Quantum Mechanics Problem Sets', author: 'Dr. Lise Meitner', publishedDate: '2026-09-01', driveLink: DRIVE },
+      });
+      const list = getBooksResponseSchema.parse((await student.get('/api/users/get-books')).json());
+      expect(list.payload[0]).toMatchObject({ title: 'Quantum Mechanics Problem Sets', instituteName: 'Campus University', genre: 'science' });
+      expect(list.payload.length).toBeGreaterThanOrEqual(4);
+      expect((await search('q=quantum')).items[0]).toMatchObject({ type: 'course', driveLink: DRIVE });
+      expect((await search('q=meitnr')).suggestion).toBe('meitner');
+    });
+
+    it('refuses students and guests, and names each invalid field', async () => {
+      const body = { title: 'T', author: 'A', publishedDate: '2026-01-01', driveLink: DRIVE, instituteName: 'I', genre: 'g' };
+      expect((await student.post('/api/faculty/post-book', body)).statusCode).toBe(403);
+      expect((await guest.post('/api/faculty/post-book', body)).statusCode).toBe(401);
+      expect((await guest.get('/api/users/get-books')).statusCode).toBe(401);
+      const response = await faculty.post('/api/faculty/post-book', {
+        title: ' ',
+        publishedDate: '2026-02-30',
+        driveLink: 'ftp://files.example/x',
+        instituteName: 'I',
+        genre: 'g',
+      });
+      expect(response.statusCode).toBe(400);
+      const byPath = Object.fromEntries(response.json().errors.map((error: { path: string; message: string }) => [error.path, error.message]));
+      expect(byPath).toEqual({
+        title: 'Title is required',
+        author: 'Author is required',
+        publishedDate: 'Publication date must be a real date',
+        driveLink: 'Drive link must be an http:// or https:// URL',
+      });
+    });
+  });
+});
