@@ -128,6 +128,7 @@ test.describe('landing page', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
       'Results for “machine learning”',
     );
+    await expect(page.getByText('No books found for your search')).toBeVisible();
     expect(await page.evaluate(() => (window.history.state as { usr?: unknown }).usr)).toEqual({
       searchQuery: 'machine learning',
     });

@@ -87,7 +87,8 @@ export async function buildApp({
         imgSrc: ["'self'", 'data:', 'https:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
-        frameSrc: ["'self'"],
+        // The reader embeds Google Drive's document preview.
+        frameSrc: ["'self'", 'https://drive.google.com'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -96,6 +96,28 @@ export function appRoutes(): RouteObject[] {
                 return { element: guarded(STAFF, <FacultyHomePage />) };
               },
             },
+            {
+              path: ROUTES.librarySearch,
+              lazy: async () => {
+                const { LibrarySearchPage } =
+                  await import('./routes/library-search/library-search-page.tsx');
+                return { element: guarded([], <LibrarySearchPage />) };
+              },
+            },
+            {
+              path: ROUTES.reader,
+              lazy: async () => {
+                const { ReaderPage } = await import('./routes/reader/reader-page.tsx');
+                return { element: guarded([], <ReaderPage />) };
+              },
+            },
+            {
+              path: ROUTES.publish,
+              lazy: async () => {
+                const { PublishPage } = await import('./routes/publish/publish-page.tsx');
+                return { element: guarded(STAFF, <PublishPage />) };
+              },
+            },
             ...upcoming,
             {
               path: '*',

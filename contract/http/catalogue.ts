@@ -8,20 +8,33 @@ export type ItemType = (typeof ITEM_TYPES)[number];
 export const SEARCH_PAGE_SIZE_MAX = 50;
 
 // A blank query-string value (`?author=`) means "no filter", not an invalid one.
-const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** `GET /api/search` query string. */
 export const searchQuerySchema = z
   .object({
     q: z.string().trim().max(200, 'The search is too long (200 characters at most)').default(''),
-    type: z.preprocess(blankToUndefined, z.enum(ITEM_TYPES, { message: 'type must be book, paper or course' }).optional()),
+    type: z.preprocess(
+      blankToUndefined,
+      z.enum(ITEM_TYPES, { message: 'type must be book, paper or course' }).optional(),
+    ),
     author: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
     year: z.preprocess(
       blankToUndefined,
-      z.coerce.number({ message: 'year must be a number' }).int('year must be a whole number').min(-3000).max(3000).optional(),
+      z.coerce
+        .number({ message: 'year must be a number' })
+        .int('year must be a whole number')
+        .min(-3000)
+        .max(3000)
+        .optional(),
     ),
     category: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
     page: z.coerce.number().int().min(1, 'page starts at 1').max(10_000).default(1),
+    /** With no query and no filter: the library's built-in sample items instead of a refusal. */
+    featured: z
+      .preprocess((value) => value === 'true' || value === true, z.boolean())
+      .default(false),
     pageSize: z.coerce
       .number()
       .int()
@@ -29,10 +42,18 @@ export const searchQuerySchema = z
       .max(SEARCH_PAGE_SIZE_MAX, `pageSize is at most ${SEARCH_PAGE_SIZE_MAX}`)
       .default(20),
   })
-  .refine((query) => query.q !== '' || query.author || query.year !== undefined || query.category, {
-    message: 'Type something to search for, or choose a filter.',
-    path: ['q'],
-  });
+  .refine(
+    (query) =>
+      query.featured ||
+      query.q !== '' ||
+      query.author ||
+      query.year !== undefined ||
+      query.category,
+    {
+      message: 'Type something to search for, or choose a filter.',
+      path: ['q'],
+    },
+  );
 export type SearchQuery = z.output<typeof searchQuerySchema>;
 
 /** One result card. */
@@ -77,7 +98,9 @@ export const itemDetailSchema = catalogueItemSchema.extend({
 export type ItemDetail = z.infer<typeof itemDetailSchema>;
 
 /** `GET /api/items/:id/pages?page=N`: one page of a held text (pages count from 1). */
-export const itemPageQuerySchema = z.object({ page: z.coerce.number().int().min(1, 'page starts at 1').default(1) });
+export const itemPageQuerySchema = z.object({
+  page: z.coerce.number().int().min(1, 'page starts at 1').default(1),
+});
 export const itemPageSchema = z.object({
   itemId: z.string(),
   page: z.number(),
@@ -120,12 +143,21 @@ export const postBookRequestSchema = z.object({
     .trim()
     .min(1, 'Drive link is required')
     .max(2000)
-    .pipe(z.url({ protocol: /^https?$/, message: 'Drive link must be an http:// or https:// URL' })),
-  instituteName: z.string({ message: 'Institute name is required' }).trim().min(1, 'Institute name is required').max(200),
+    .pipe(
+      z.url({ protocol: /^https?$/, message: 'Drive link must be an http:// or https:// URL' }),
+    ),
+  instituteName: z
+    .string({ message: 'Institute name is required' })
+    .trim()
+    .min(1, 'Institute name is required')
+    .max(200),
   genre: z.string({ message: 'Genre is required' }).trim().min(1, 'Genre is required').max(100),
 });
 export type PostBookRequest = z.infer<typeof postBookRequestSchema>;
-export const postBookResponseSchema = z.object({ success: z.literal(true), payload: courseMaterialSchema });
+export const postBookResponseSchema = z.object({
+  success: z.literal(true),
+  payload: courseMaterialSchema,
+});
 
 /** The library search's category filter (spec section 2). */
 export const CATEGORIES = ['fiction', 'non-fiction', 'science', 'history'] as const;

@@ -5,7 +5,17 @@ import type { Database, ItemsTable } from '../db/schema.ts';
 /** A result row: the item's columns the result cards need. */
 export type SearchRow = Pick<
   Selectable<ItemsTable>,
-  'id' | 'kind' | 'title' | 'authors' | 'year' | 'subjects' | 'description' | 'cover_url' | 'drive_link' | 'url' | 'page_count'
+  | 'id'
+  | 'kind'
+  | 'title'
+  | 'authors'
+  | 'year'
+  | 'subjects'
+  | 'description'
+  | 'cover_url'
+  | 'drive_link'
+  | 'url'
+  | 'page_count'
 >;
 
 /** What a search found: one page of rows, the total, counts per type and maybe a correction. */
@@ -37,14 +47,28 @@ function containsPattern(text: string): string {
  * totals and paging are right. When nothing matches, misspelt words are looked up in
  * `search_words` by trigram similarity to offer a corrected query.
  */
-export async function searchCatalogue(db: Kysely<Database>, query: SearchQuery): Promise<SearchResult> {
-  const words = queryWords(query.q);
+export async function searchCatalogue(
+  db: Kysely<Database>,
+  query: SearchQuery,
+): Promise<SearchResult> {
+  let words = queryWords(query.q);
+  // A query of stop words alone ('the', 'of') means nothing to full-text search: it is dropped,
+  // as the filters still apply.
+  if (words.length > 0) {
+    const { rows } = await sql<{
+      nodes: number;
+    }>`SELECT numnode(to_tsquery('english', ${tsqueryText(words)})) AS nodes`.execute(db);
+    if (Number(rows[0]?.nodes ?? 0) === 0) words = [];
+  }
   const tsquery = words.length > 0 ? sql`to_tsquery('english', ${tsqueryText(words)})` : null;
 
   const conditions: RawBuilder<unknown>[] = [];
-  if (query.q !== '') conditions.push(tsquery ? sql`i.search @@ ${tsquery}` : sql`false`);
+  if (tsquery) conditions.push(sql`i.search @@ ${tsquery}`);
+  else if (query.q !== '' && queryWords(query.q).length === 0) conditions.push(sql`false`);
   if (query.author) {
-    conditions.push(sql`EXISTS (SELECT 1 FROM unnest(i.authors) a WHERE a ILIKE ${containsPattern(query.author)})`);
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM unnest(i.authors) a WHERE a ILIKE ${containsPattern(query.author)})`,
+    );
   }
   if (query.year !== undefined) conditions.push(sql`i.year = ${query.year}`);
   if (query.category) {
@@ -53,6 +77,7 @@ export async function searchCatalogue(db: Kysely<Database>, query: SearchQuery):
       sql`(EXISTS (SELECT 1 FROM unnest(i.subjects) s WHERE s ILIKE ${pattern}) OR i.genre ILIKE ${pattern})`,
     );
   }
+  if (query.featured && conditions.length === 0) conditions.push(sql`i.source = 'demo'`);
   const where = conditions.length > 0 ? sql.join(conditions, sql` AND `) : sql`true`;
 
   const { rows: counts } = await sql<{ kind: ItemType; count: string }>`
@@ -80,12 +105,16 @@ export async function searchCatalogue(db: Kysely<Database>, query: SearchQuery):
     ).rows;
   }
 
-  const suggestion = total === 0 && words.length > 0 ? await suggestCorrection(db, words) : undefined;
+  const suggestion =
+    total === 0 && words.length > 0 ? await suggestCorrection(db, words) : undefined;
   return suggestion ? { total, rows, facets, suggestion } : { total, rows, facets };
 }
 
 /** The query with each unknown word replaced by its closest catalogue word, if any changed. */
-async function suggestCorrection(db: Kysely<Database>, words: string[]): Promise<string | undefined> {
+async function suggestCorrection(
+  db: Kysely<Database>,
+  words: string[],
+): Promise<string | undefined> {
   const corrected = await Promise.all(
     words.map(async (word) => {
       if (word.length < 3 || /^\d+$/.test(word)) return word;

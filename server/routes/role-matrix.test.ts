@@ -62,7 +62,8 @@ const DRIVERS: Record<string, Driver> = {
     }),
   'GET /api/search': ({ client }) => client.get('/api/search?q=pride'),
   'GET /api/items/:id': async ({ client }) => client.get(`/api/items/${await bookWithPages()}`),
-  'GET /api/items/:id/pages': async ({ client }) => client.get(`/api/items/${await bookWithPages()}/pages?page=1`),
+  'GET /api/items/:id/pages': async ({ client }) =>
+    client.get(`/api/items/${await bookWithPages()}/pages?page=1`),
   'GET /api/users/get-books': ({ client }) => client.get('/api/users/get-books'),
   'POST /api/faculty/post-book': ({ client }) =>
     client.post('/api/faculty/post-book', {

@@ -40,13 +40,20 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
     it('finds by title, ranks the title match first, and matches prefixes while typing', async () => {
       const pride = await search('q=pride');
       expect(pride.items[0]?.title).toBe('Pride and Prejudice');
-      expect(pride.items[0]).toMatchObject({ type: 'book', authors: ['Jane Austen'], year: 1813, hasContent: true });
+      expect(pride.items[0]).toMatchObject({
+        type: 'book',
+        authors: ['Jane Austen'],
+        year: 1813,
+        hasContent: true,
+      });
       expect((await search('q=franken')).items[0]?.title).toMatch(/^Frankenstein/);
       expect((await search('q=time mach')).items[0]?.title).toBe('The Time Machine');
     });
 
     it('finds by author, and stems names the same way in documents and queries', async () => {
-      expect((await search('q=wells')).items.map((item) => item.title)).toContain('The Time Machine');
+      expect((await search('q=wells')).items.map((item) => item.title)).toContain(
+        'The Time Machine',
+      );
       expect((await search('q=dickens')).items[0]?.title).toBe('A Christmas Carol');
     });
 
@@ -57,7 +64,10 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
         'Frankenstein; or, The Modern Prometheus',
       ]);
       const history = await search('category=history');
-      expect(history.items.map((item) => item.title).sort()).toEqual(['A Christmas Carol', 'World History 101: Reading Pack']);
+      expect(history.items.map((item) => item.title).sort()).toEqual([
+        'A Christmas Carol',
+        'World History 101: Reading Pack',
+      ]);
       expect(history.facets.type).toEqual({ book: 1, paper: 0, course: 1 });
       const books = await search('category=history&type=book');
       expect(books.total).toBe(1);
@@ -70,9 +80,16 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
       const all = await search('category=fiction&pageSize=50');
       expect(all.total).toBe(9);
       const pages = [];
-      for (let page = 1; page <= 5; page += 1) pages.push(...(await search(`category=fiction&pageSize=2&page=${page}`)).items);
+      for (let page = 1; page <= 5; page += 1)
+        pages.push(...(await search(`category=fiction&pageSize=2&page=${page}`)).items);
       expect(pages.map((item) => item.id)).toEqual(all.items.map((item) => item.id));
       expect((await search('category=fiction&pageSize=2&page=6')).items).toEqual([]);
+    });
+
+    it('shows the built-in sample books when asked for featured items without a query', async () => {
+      const featured = await search('featured=true&type=book');
+      expect(featured.total).toBe(6);
+      expect(featured.items.every((item) => item.type === 'book' && item.hasContent)).toBe(true);
     });
 
     it('suggests the right title for a misspelling', async () => {
@@ -93,8 +110,16 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
       ]) {
         const response = await guest.get(`/api/search?${query}`);
         expect(response.statusCode, query).toBe(400);
-        expect(response.json().errors.map((error: { message: string }) => error.message), query).toContain(message);
+        expect(
+          response.json().errors.map((error: { message: string }) => error.message),
+          query,
+        ).toContain(message);
       }
+    });
+
+    it('drops a query of stop words alone and keeps the filters', async () => {
+      expect((await search('q=the&category=gothic')).total).toBe(2);
+      expect((await search('q=the%20of&type=book')).total).toBe(6);
     });
 
     it('treats operators and quotes in the query as plain text', async () => {
@@ -102,7 +127,9 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
         const response = await guest.get(`/api/search?q=${encodeURIComponent(q)}`);
         expect(response.statusCode, q).toBe(200);
       }
-      expect((await search(`q=${encodeURIComponent('pride!!!')}`)).items[0]?.title).toBe('Pride and Prejudice');
+      expect((await search(`q=${encodeURIComponent('pride!!!')}`)).items[0]?.title).toBe(
+        'Pride and Prejudice',
+      );
       expect((await search(`author=${encodeURIComponent('%')}`)).total).toBe(0);
     });
   });
@@ -111,7 +138,11 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
     it('answers the details of an item, and 404 for an unknown or malformed id', async () => {
       const { items } = await search('q=pride');
       const detail = itemDetailSchema.parse((await guest.get(`/api/items/${items[0]!.id}`)).json());
-      expect(detail).toMatchObject({ title: 'Pride and Prejudice', pageCount: 2, hasContent: true });
+      expect(detail).toMatchObject({
+        title: 'Pride and Prejudice',
+        pageCount: 2,
+        hasContent: true,
+      });
       for (const id of ['00000000-0000-0000-0000-000000000000', 'not-an-id', "1' OR '1'='1"]) {
         const response = await guest.get(`/api/items/${encodeURIComponent(id)}`);
         expect(response.statusCode, id).toBe(404);
@@ -123,10 +154,14 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
       const { items } = await search('q=frankenstein');
       const id = items[0]!.id;
       expect((await guest.get(`/api/items/${id}/pages?page=1`)).statusCode).toBe(401);
-      const first = itemPageSchema.parse((await student.get(`/api/items/${id}/pages?page=1`)).json());
+      const first = itemPageSchema.parse(
+        (await student.get(`/api/items/${id}/pages?page=1`)).json(),
+      );
       expect(first).toMatchObject({ page: 1, pageCount: 2 });
       expect(first.content).toMatch(/^# About Frankenstein/);
-      expect((await student.get(`/api/items/${id}/pages?page=2`)).json().content).toMatch(/^# Study questions/);
+      expect((await student.get(`/api/items/${id}/pages?page=2`)).json().content).toMatch(
+        /^# Study questions/,
+      );
       expect((await student.get(`/api/items/${id}/pages?page=3`)).statusCode).toBe(404);
       expect((await student.get(`/api/items/${id}/pages?page=0`)).statusCode).toBe(400);
     });
@@ -152,17 +187,36 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
       expect(published.statusCode, published.body).toBe(200);
       expect(published.json()).toMatchObject({
         success: true,
-        payload: { title: 'Quantum Mechanics Problem Sets', author: 'Dr. Lise Meitner', publishedDate: '2026-09-01', driveLink: DRIVE },
+        payload: {
+          title: 'Quantum Mechanics Problem Sets',
+          author: 'Dr. Lise Meitner',
+          publishedDate: '2026-09-01',
+          driveLink: DRIVE,
+        },
       });
       const list = getBooksResponseSchema.parse((await student.get('/api/users/get-books')).json());
-      expect(list.payload[0]).toMatchObject({ title: 'Quantum Mechanics Problem Sets', instituteName: 'Campus University', genre: 'science' });
+      expect(list.payload[0]).toMatchObject({
+        title: 'Quantum Mechanics Problem Sets',
+        instituteName: 'Campus University',
+        genre: 'science',
+      });
       expect(list.payload.length).toBeGreaterThanOrEqual(4);
-      expect((await search('q=quantum')).items[0]).toMatchObject({ type: 'course', driveLink: DRIVE });
+      expect((await search('q=quantum')).items[0]).toMatchObject({
+        type: 'course',
+        driveLink: DRIVE,
+      });
       expect((await search('q=meitnr')).suggestion).toBe('meitner');
     });
 
     it('refuses students and guests, and names each invalid field', async () => {
-      const body = { title: 'T', author: 'A', publishedDate: '2026-01-01', driveLink: DRIVE, instituteName: 'I', genre: 'g' };
+      const body = {
+        title: 'T',
+        author: 'A',
+        publishedDate: '2026-01-01',
+        driveLink: DRIVE,
+        instituteName: 'I',
+        genre: 'g',
+      };
       expect((await student.post('/api/faculty/post-book', body)).statusCode).toBe(403);
       expect((await guest.post('/api/faculty/post-book', body)).statusCode).toBe(401);
       expect((await guest.get('/api/users/get-books')).statusCode).toBe(401);
@@ -174,7 +228,11 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
         genre: 'g',
       });
       expect(response.statusCode).toBe(400);
-      const byPath = Object.fromEntries(response.json().errors.map((error: { path: string; message: string }) => [error.path, error.message]));
+      const byPath = Object.fromEntries(
+        response
+          .json()
+          .errors.map((error: { path: string; message: string }) => [error.path, error.message]),
+      );
       expect(byPath).toEqual({
         title: 'Title is required',
         author: 'Author is required',

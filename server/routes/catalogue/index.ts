@@ -8,7 +8,11 @@ import { requireUser } from '../../auth/session.ts';
 import { searchCatalogue } from '../../catalogue/search.ts';
 import { refreshSearchWords } from '../../catalogue/words.ts';
 import { HttpError, parseInput } from '../../http/errors.ts';
-import { presentCatalogueItem, presentCourseMaterial, presentItemDetail } from '../../presenters/catalogue.ts';
+import {
+  presentCatalogueItem,
+  presentCourseMaterial,
+  presentItemDetail,
+} from '../../presenters/catalogue.ts';
 import type { RouteContext } from '../context.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,12 +42,16 @@ export async function catalogueRoutes(app: FastifyInstance, context: RouteContex
   });
 
   const findItem = async (id: string) => {
-    const row = UUID.test(id) ? await db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+    const row = UUID.test(id)
+      ? await db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst()
+      : undefined;
     if (!row) throw new HttpError(404, 'There is no such item in the catalogue.');
     return row;
   };
 
-  app.get<{ Params: { id: string } }>('/items/:id', async (request) => presentItemDetail(await findItem(request.params.id)));
+  app.get<{ Params: { id: string } }>('/items/:id', async (request) =>
+    presentItemDetail(await findItem(request.params.id)),
+  );
 
   app.get<{ Params: { id: string } }>('/items/:id/pages', async (request, reply) => {
     await requireUser(request, reply, context);

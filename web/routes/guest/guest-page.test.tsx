@@ -1,13 +1,20 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { GuestPage, searchQueryFromState } from './guest-page.tsx';
+import { GuestPage, previewText, searchQueryFromState } from './guest-page.tsx';
 
 function renderAt(state: unknown) {
   const router = createMemoryRouter([{ path: '/guest', element: <GuestPage /> }], {
     initialEntries: [{ pathname: '/guest', state }],
   });
-  render(<RouterProvider router={router} />);
+  // No server in unit tests: searches fail fast and the screen says so.
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
 }
 
 describe('guest screen', () => {
@@ -23,6 +30,14 @@ describe('guest screen', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(
       'Results for “neural networks”',
     );
+  });
+
+  it('previews descriptions in 100 characters at most', () => {
+    expect(previewText('short')).toBe('short');
+    const long = 'word '.repeat(40);
+    expect(previewText(long).length).toBeLessThanOrEqual(101);
+    expect(previewText(long).endsWith('…')).toBe(true);
+    expect(previewText(undefined)).toBe('');
   });
 
   it('tells a person with no query what to do', () => {

@@ -1,7 +1,11 @@
-import { useLocation } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
+import { GUEST_DESCRIPTION_PREVIEW, GUEST_MAX_RESULTS } from '../../../contract/limits.ts';
 import { ROUTES } from '../../../contract/routes.ts';
-import { SimplePage, pageStyles } from '../../components/page/simple-page.tsx';
+import type { CatalogueItem } from '../../../contract/http/catalogue.ts';
+import { useCatalogueSearch } from '../../api/catalogue.ts';
+import { SimplePage } from '../../components/page/simple-page.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
+import styles from './guest.module.css';
 
 /** Reads the query the landing search sent in navigation state; anything else counts as none. */
 export function searchQueryFromState(state: unknown): string {
@@ -12,18 +16,51 @@ export function searchQueryFromState(state: unknown): string {
   return '';
 }
 
-/**
- * `/guest`: results of the landing page's search for people who are not signed in. The
- * catalogue behind it is not connected yet, and the screen says so instead of showing
- * invented results.
- */
+/** The first 100 characters of a description, cut at a word where possible. */
+export function previewText(text: string | undefined): string {
+  if (!text) return '';
+  if (text.length <= GUEST_DESCRIPTION_PREVIEW) return text;
+  const cut = text.slice(0, GUEST_DESCRIPTION_PREVIEW);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 60 ? cut.lastIndexOf(' ') : cut.length)}…`;
+}
+
+function Thumbnail({ item }: { item: CatalogueItem }) {
+  if (item.coverUrl) {
+    return (
+      <img
+        className={styles.thumb}
+        src={item.coverUrl}
+        alt=""
+        width={64}
+        height={96}
+        loading="lazy"
+      />
+    );
+  }
+  return (
+    <span className={styles.thumb} aria-hidden="true">
+      {item.title.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
+/** `/guest`: books from our catalogue for the landing page's search; reading needs an account. */
 export function GuestPage() {
   const query = searchQueryFromState(useLocation().state);
+  const navigate = useNavigate();
+  const results = useCatalogueSearch(
+    { q: query, type: 'book', pageSize: GUEST_MAX_RESULTS },
+    query !== '',
+  );
+
+  const open = (item: CatalogueItem) => {
+    void navigate(ROUTES.signIn, { state: { from: `${ROUTES.librarySearch}?item=${item.id}` } });
+  };
+
   return (
     <SimplePage
       eyebrow="Guest search"
       title={query ? `Results for “${query}”` : 'Search the library'}
-      lead={query ? undefined : 'Try searching for a book.'}
       actions={
         <>
           <ButtonLink to={ROUTES.landing} variant="primary">
@@ -35,11 +72,30 @@ export function GuestPage() {
         </>
       }
     >
-      {query ? (
-        <p className={pageStyles.notice}>
-          Catalogue search is being connected and cannot show results yet. Please try again soon.
-        </p>
-      ) : null}
+      {query === '' ? (
+        <p>Try searching for a book.</p>
+      ) : results.isPending ? (
+        <p role="status">Loading…</p>
+      ) : results.isError ? (
+        <p role="alert">Failed to fetch books</p>
+      ) : results.data.items.length === 0 ? (
+        <p role="status">No books found for your search</p>
+      ) : (
+        <ul className={styles.list}>
+          {results.data.items.map((item) => (
+            <li key={item.id}>
+              <button type="button" className={styles.result} onClick={() => open(item)}>
+                <Thumbnail item={item} />
+                <span className={styles.text}>
+                  <span className={styles.title}>{item.title}</span>
+                  <span className={styles.authors}>{item.authors.join(', ')}</span>
+                  <span>{previewText(item.description)}</span>
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
     </SimplePage>
   );
 }

@@ -82,7 +82,7 @@ export function StudentHomePage() {
         <div id="category-panel" className={styles.panel} aria-live="polite">
           <h3>{category.label}</h3>
           <p>{category.text}</p>
-          <ButtonLink to={ROUTES.librarySearch} state={{ tab: category.tab }} variant="outline">
+          <ButtonLink to={`${ROUTES.librarySearch}?tab=${category.tab}`} variant="outline">
             Search {category.label}
           </ButtonLink>
         </div>

@@ -23,11 +23,6 @@ export const UPCOMING_SCREENS: Partial<Record<RouteName, UpcomingScreen>> = {
     purpose: 'Talk in real time with everyone in this room.',
     audience: 'signed-in',
   },
-  librarySearch: {
-    title: 'Library search',
-    purpose: 'Search books, research papers and course materials, and read books page by page.',
-    audience: 'signed-in',
-  },
   resourceRequest: {
     title: 'Request a resource',
     purpose:
@@ -38,16 +33,6 @@ export const UPCOMING_SCREENS: Partial<Record<RouteName, UpcomingScreen>> = {
     title: 'Request a resource',
     purpose:
       'Ask the library for a book, journal, article or course material it does not have yet.',
-    audience: 'signed-in',
-  },
-  publish: {
-    title: 'Publish course material',
-    purpose: 'Share a course material with your students by its title and a Google Drive link.',
-    audience: 'faculty',
-  },
-  reader: {
-    title: 'Reader',
-    purpose: 'Read a Google Drive document with your own private notes beside it.',
     audience: 'signed-in',
   },
   requests: {

@@ -1,0 +1,193 @@
+import { newPerson, registerViaApi, signInThroughForm } from './accounts.ts';
+import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+
+const DRIVE_ID = '1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+
+test.describe('library search', () => {
+  test('search, filter, open a book, page through it, go back; the URL keeps the search', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerViaApi(page.request, baseURL!, newPerson());
+    await page.goto('/userprofile/openlibrary');
+    // The Books tab shows the built-in sample books until a search.
+    await expect(page.getByText('Books from the library’s collection')).toBeVisible();
+    await expect(page.getByRole('tabpanel').getByRole('listitem')).toHaveCount(6);
+    await expectNoAxeViolations(page);
+
+    await page.getByLabel('Keywords').fill('gothic');
+    await page.getByLabel('Category').selectOption('fiction');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/q=gothic/);
+    await expect(page.getByRole('status').filter({ hasText: 'results' })).toHaveText('2 results');
+    await page.getByLabel('Author').fill('wells');
+    await page.getByLabel('Keywords').fill('time');
+    await page.getByLabel('Category').selectOption('science');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'result' })).toHaveText('1 result');
+    const card = page.getByRole('button', { name: /The Time Machine/ });
+    await expect(card).toContainText('H. G. Wells · 1895');
+    await expect(card).toContainText('fiction, science fiction, time travel…');
+
+    await page.reload();
+    await expect(page.getByLabel('Author')).toHaveValue('wells');
+    await expect(page.getByRole('button', { name: /The Time Machine/ })).toBeVisible();
+
+    await page.getByRole('button', { name: /The Time Machine/ }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'The Time Machine' })).toBeVisible();
+    await expect(page.getByText('Page 1 of 2')).toBeVisible();
+    await expect(
+      page.getByRole('heading', { level: 3, name: 'About The Time Machine' }),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByText('Page 2 of 2')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 3, name: 'Study questions' })).toBeVisible();
+    await expect(page.locator('ol li')).toHaveCount(3);
+    await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+    await page.getByRole('button', { name: 'Page 1', exact: true }).click();
+    await expect(page.getByText('Page 1 of 2')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Back to results' }).click();
+    await expect(page.getByRole('button', { name: /The Time Machine/ })).toBeVisible();
+    await expect(page).toHaveURL(/author=wells/);
+  });
+
+  test('misspellings get a "did you mean" and an empty search shows the right message', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerViaApi(page.request, baseURL!, newPerson());
+    await page.goto('/userprofile/openlibrary?q=frankenstien');
+    await expect(
+      page.getByText('No results found. Try adjusting your search or filters.'),
+    ).toBeVisible();
+    await page.getByRole('button', { name: 'frankenstein' }).click();
+    await expect(
+      page.getByRole('button', { name: /Frankenstein; or, The Modern Prometheus/ }),
+    ).toBeVisible();
+    await page.getByRole('tab', { name: 'Research Papers' }).click();
+    await expect(
+      page.getByRole('button', { name: /Open Access in University Libraries/ }),
+    ).toHaveCount(0);
+    await page.goto('/userprofile/openlibrary?tab=research');
+    await expect(
+      page.getByText('Search by title, author or subject to find research papers.'),
+    ).toBeVisible();
+  });
+
+  test('the student home category toggles choose what the search shows', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerViaApi(page.request, baseURL!, newPerson());
+    await page.goto('/userprofile');
+    await page.getByRole('button', { name: 'Course Materials', exact: true }).click();
+    await page.getByRole('link', { name: 'Search Course Materials' }).click();
+    await expect(page.getByRole('tab', { name: 'Course Materials' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    await expect(page.getByRole('button', { name: 'Search', exact: true })).toBeDisabled();
+  });
+});
+
+test.describe('course materials', () => {
+  test('faculty publish; a student finds it, opens it in the reader and keeps notes across a reload', async ({
+    browser,
+    baseURL,
+  }) => {
+    const facultyContext = await browser.newContext({ baseURL });
+    const faculty = await facultyContext.newPage();
+    await registerViaApi(faculty.request, baseURL!, newPerson({ role: 'faculty' }));
+    await faculty.goto('/publish');
+    await expectNoAxeViolations(faculty);
+    await faculty.getByRole('button', { name: 'Publish' }).click();
+    await expect(faculty.getByText('Title is required')).toBeVisible();
+    const title = `Linear Algebra Notes ${Date.now()}`;
+    await faculty.getByLabel('Title').fill(title);
+    await faculty.getByLabel('Author').fill('Prof. Emmy Noether');
+    await faculty.getByLabel('Publication date').fill('2026-09-14');
+    await faculty.getByLabel('Drive link').fill('not a link');
+    await faculty.getByLabel('Institute name').fill('Campus University');
+    await faculty.getByLabel('Genre').fill('science');
+    await faculty.getByRole('button', { name: 'Publish' }).click();
+    await expect(faculty.getByText('Drive link must be an http:// or https:// URL')).toBeVisible();
+    await faculty.getByLabel('Drive link').fill(`https://drive.google.com/file/d/${DRIVE_ID}/view`);
+    await faculty.getByRole('button', { name: 'Publish' }).click();
+    await expect(faculty.getByRole('status')).toContainText('Book published successfully!');
+    await facultyContext.close();
+
+    const studentContext = await browser.newContext({ baseURL });
+    const page = await studentContext.newPage();
+    await registerViaApi(page.request, baseURL!, newPerson());
+    await page.goto('/userprofile/openlibrary?tab=courses');
+    const card = page.getByRole('listitem').filter({ hasText: title });
+    await expect(card).toContainText('By Prof. Emmy Noether');
+    await expect(card).toContainText('Published: 2026-09-14');
+    await expect(card).toContainText('Institution: Campus University');
+    const access = card.getByRole('link', { name: /Access Material/ });
+    await expect(access).toHaveAttribute(
+      'href',
+      `https://drive.google.com/file/d/${DRIVE_ID}/view`,
+    );
+    await expect(access).toHaveAttribute('target', '_blank');
+    await expect(access).toHaveAttribute('rel', 'noopener noreferrer');
+    await expectNoAxeViolations(page);
+
+    await card.getByRole('button', { name: 'Open in reader' }).click();
+    await expect(page).toHaveURL(/\/reader$/);
+    await expect(page.locator('iframe[title="Document preview"]')).toHaveAttribute(
+      'src',
+      `https://drive.google.com/file/d/${DRIVE_ID}/preview`,
+    );
+    await page.getByLabel('Your Notes').fill('Chapter 2: eigenvalues matter.');
+    await page.reload();
+    await expect(page.getByLabel('Your Notes')).toHaveValue('Chapter 2: eigenvalues matter.');
+    await expectNoAxeViolations(page);
+    await studentContext.close();
+  });
+
+  test('the reader explains an invalid link and shows its placeholder without one', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerViaApi(page.request, baseURL!, newPerson());
+    await page.goto('/reader');
+    await expect(
+      page.getByText('Enter a Google Drive PDF link above to view the document.'),
+    ).toBeVisible();
+    await page.getByLabel('Google Drive link').fill('https://example.com/file.pdf');
+    await page.getByRole('button', { name: 'Open' }).click();
+    await expect(page.getByRole('alert')).toContainText('This is not a Google Drive file link.');
+  });
+});
+
+test.describe('guest search', () => {
+  test('a guest finds books from the landing page; opening one asks to sign in and comes back to it', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const person = newPerson();
+    await registerViaApi(request, baseURL!, person);
+    await page.goto('/');
+    await page.getByPlaceholder('Search publications').fill('carol');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Results for “carol”');
+    const result = page.getByRole('button', { name: /A Christmas Carol/ });
+    await expect(result).toContainText('Charles Dickens');
+    await expectNoAxeViolations(page);
+    await result.click();
+    await expect(page).toHaveURL(/\/signin$/);
+    await signInThroughForm(page, person);
+    await expect(page.getByRole('heading', { level: 2, name: 'A Christmas Carol' })).toBeVisible();
+  });
+
+  test('a search with no match says so', async ({ page }) => {
+    await page.goto('/');
+    await page.getByPlaceholder('Search publications').fill('zzzqqqxxx');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByText('No books found for your search')).toBeVisible();
+  });
+});

@@ -1,0 +1,71 @@
+import { useState } from 'react';
+import { ApiError } from '../../api/client.ts';
+import { useItem, useItemPage } from '../../api/catalogue.ts';
+import { PageText } from '../../components/catalogue/page-text.tsx';
+import { Pager } from '../../components/catalogue/pager.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import styles from './library.module.css';
+
+/** A selected result: its details, and its held text page by page ('Page x of y'). */
+export function BookDetail({ id, onBack }: { id: string; onBack: () => void }) {
+  const item = useItem(id);
+  const [page, setPage] = useState(1);
+  const hasContent = item.data?.hasContent === true;
+  const text = useItemPage(id, page, hasContent);
+
+  return (
+    <section className={styles.detail} aria-labelledby="detail-title">
+      <div>
+        <Button variant="ghost" onClick={onBack}>
+          ← Back to results
+        </Button>
+      </div>
+      {item.isPending ? (
+        <p role="status">Loading…</p>
+      ) : item.isError ? (
+        <p role="alert">
+          {item.error instanceof ApiError && item.error.status === 404
+            ? 'This item is no longer in the catalogue.'
+            : 'There was an error fetching the data.'}
+        </p>
+      ) : (
+        <>
+          <div>
+            <h2 id="detail-title">{item.data.title}</h2>
+            <p className={styles.meta}>
+              {[
+                item.data.authors.join(', '),
+                item.data.year,
+                item.data.isbn ? `ISBN ${item.data.isbn}` : null,
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </p>
+            {item.data.description ? <p>{item.data.description}</p> : null}
+          </div>
+          {hasContent ? (
+            <div>
+              <div className={styles.viewer} aria-live="polite" aria-busy={text.isFetching}>
+                {text.isError ? (
+                  <p role="alert">No content available for this book.</p>
+                ) : text.data ? (
+                  <PageText text={text.data.content} />
+                ) : (
+                  <p role="status">Loading…</p>
+                )}
+              </div>
+              <Pager
+                page={page}
+                count={item.data.pageCount}
+                onChange={setPage}
+                label="Book pages"
+              />
+            </div>
+          ) : (
+            <p className={styles.status}>No content available for this book.</p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,350 @@
+import { type FormEvent, useId, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import {
+  CATEGORIES,
+  type CatalogueItem,
+  type CourseMaterial,
+} from '../../../contract/http/catalogue.ts';
+import { RESULT_TOPICS_SHOWN } from '../../../contract/limits.ts';
+import { ROUTES } from '../../../contract/routes.ts';
+import { useCatalogueSearch, useCourseMaterials } from '../../api/catalogue.ts';
+import { Pager } from '../../components/catalogue/pager.tsx';
+import { formStyles } from '../../components/forms/fields.tsx';
+import { Button, ButtonLink } from '../../components/ui/button.tsx';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { BookDetail } from './book-detail.tsx';
+import styles from './library.module.css';
+
+const TABS = [
+  { id: 'books', label: 'Books', type: 'book' },
+  { id: 'research', label: 'Research Papers', type: 'paper' },
+  { id: 'courses', label: 'Course Materials', type: 'course' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+const PAGE_SIZE = 12;
+
+/** The search state lives in the URL, so a search can be shared and survives a reload. */
+function useLibraryParams() {
+  const [params, setParams] = useSearchParams();
+  const tabParam = params.get('tab');
+  const tab: TabId = TABS.some((candidate) => candidate.id === tabParam)
+    ? (tabParam as TabId)
+    : 'books';
+  const state = {
+    tab,
+    q: params.get('q') ?? '',
+    author: params.get('author') ?? '',
+    year: params.get('year') ?? '',
+    category: params.get('category') ?? '',
+    page: Math.max(1, Number(params.get('page')) || 1),
+    item: params.get('item'),
+  };
+  const update = (changes: Partial<Record<keyof typeof state, string | number | null>>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null || value === '' || value === undefined) next.delete(key);
+      else next.set(key, String(value));
+    }
+    setParams(next);
+  };
+  return { ...state, update };
+}
+
+/** Author, year and the first three topics, then an ellipsis. */
+function ResultCard({ item, onOpen }: { item: CatalogueItem; onOpen: () => void }) {
+  const topics = item.subjects.slice(0, RESULT_TOPICS_SHOWN).join(', ');
+  return (
+    <button type="button" className={styles.card} onClick={onOpen}>
+      <span className={styles.cardTitle}>{item.title}</span>
+      <span className={styles.meta}>
+        {item.authors.join(', ') || 'Unknown author'}
+        {item.year !== null ? ` · ${item.year}` : ''}
+      </span>
+      {topics ? (
+        <span className={styles.topics}>
+          {topics}
+          {item.subjects.length > RESULT_TOPICS_SHOWN ? '…' : ''}
+        </span>
+      ) : null}
+      {item.hasContent ? <span className={styles.badge}>Read online</span> : null}
+    </button>
+  );
+}
+
+/** A course material: its details, 'Access Material', and a click anywhere else opens the reader. */
+function CourseCard({ material }: { material: CourseMaterial }) {
+  const navigate = useNavigate();
+  const open = () => {
+    if (material.driveLink)
+      void navigate(ROUTES.reader, { state: { driveLink: material.driveLink } });
+  };
+  return (
+    <div
+      className={styles.courseCard}
+      onClick={(event) => {
+        if (!(event.target as HTMLElement).closest('a')) open();
+      }}
+    >
+      <span className={styles.cardTitle}>{material.title}</span>
+      <span className={styles.meta}>By {material.author || 'Unknown author'}</span>
+      <span className={styles.meta}>Published: {material.publishedDate || 'Unknown'}</span>
+      {material.instituteName ? (
+        <span className={styles.meta}>Institution: {material.instituteName}</span>
+      ) : null}
+      {material.genre ? <span className={styles.badge}>{material.genre}</span> : null}
+      {material.driveLink ? (
+        <span className={formStyles.actions}>
+          <a href={material.driveLink} target="_blank" rel="noopener noreferrer">
+            Access Material<span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+          <button type="button" className={styles.linkButton} onClick={open}>
+            Open in reader
+          </button>
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function CourseMaterials() {
+  const { data, isPending, isError } = useCourseMaterials();
+  if (isPending) return <p role="status">Loading…</p>;
+  if (isError) return <p role="alert">There was an error fetching course materials.</p>;
+  if (data.length === 0) return <p className={styles.status}>No course materials available.</p>;
+  return (
+    <ul className={styles.results}>
+      {data.map((material) => (
+        <li key={material._id}>
+          <CourseCard material={material} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The keyword search, filters and side links; applies them to the URL on Search. */
+function SearchSidebar({
+  params,
+  coursesTab,
+}: {
+  params: ReturnType<typeof useLibraryParams>;
+  coursesTab: boolean;
+}) {
+  const [draft, setDraft] = useState({
+    q: params.q,
+    author: params.author,
+    year: params.year,
+    category: params.category,
+  });
+  const ids = { q: useId(), author: useId(), year: useId(), category: useId() };
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    params.update({ ...draft, q: draft.q.trim(), page: null, item: null });
+  };
+  return (
+    <aside className={styles.sidebar} aria-labelledby="library-search-title">
+      <h1 id="library-search-title" className={formStyles.title}>
+        Library search
+      </h1>
+      <form role="search" className={formStyles.form} onSubmit={submit}>
+        <div className={formStyles.field}>
+          <label htmlFor={ids.q} className={formStyles.label}>
+            Keywords
+          </label>
+          <input
+            id={ids.q}
+            type="search"
+            className={formStyles.input}
+            value={draft.q}
+            maxLength={200}
+            placeholder="Title, author or subject"
+            onChange={(event) => setDraft({ ...draft, q: event.target.value })}
+          />
+        </div>
+        <h2>Filters</h2>
+        <div className={formStyles.field}>
+          <label htmlFor={ids.author} className={formStyles.label}>
+            Author
+          </label>
+          <input
+            id={ids.author}
+            className={formStyles.input}
+            value={draft.author}
+            maxLength={100}
+            onChange={(event) => setDraft({ ...draft, author: event.target.value })}
+          />
+        </div>
+        <div className={formStyles.field}>
+          <label htmlFor={ids.year} className={formStyles.label}>
+            Publication year
+          </label>
+          <input
+            id={ids.year}
+            className={formStyles.input}
+            inputMode="numeric"
+            pattern="-?[0-9]{1,4}"
+            value={draft.year}
+            onChange={(event) =>
+              setDraft({
+                ...draft,
+                year: event.target.value.replace(/[^\d-]/g, '').slice(0, 5),
+              })
+            }
+          />
+        </div>
+        <div className={formStyles.field}>
+          <label htmlFor={ids.category} className={formStyles.label}>
+            Category
+          </label>
+          <select
+            id={ids.category}
+            className={formStyles.input}
+            value={draft.category}
+            onChange={(event) => setDraft({ ...draft, category: event.target.value })}
+          >
+            <option value="">All Categories</option>
+            {CATEGORIES.map((category) => (
+              <option key={category} value={category}>
+                {category}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit" disabled={coursesTab}>
+          Search
+        </Button>
+      </form>
+      <div className={styles.sideLinks}>
+        <ButtonLink to={ROUTES.resourceRequest} variant="outline">
+          Request a Book
+        </ButtonLink>
+        <ButtonLink to={ROUTES.reservation} variant="outline">
+          Offline Book Service
+        </ButtonLink>
+      </div>
+    </aside>
+  );
+}
+
+/** `/userprofile/openlibrary`: search books and research papers, browse course materials, read. */
+export function LibrarySearchPage() {
+  useDocumentTitle('Library search');
+  const params = useLibraryParams();
+  const tab = TABS.find((candidate) => candidate.id === params.tab)!;
+  const searching =
+    params.q !== '' || params.author !== '' || params.year !== '' || params.category !== '';
+  const enabled = tab.id !== 'courses' && (searching || tab.id === 'books');
+  const results = useCatalogueSearch(
+    {
+      q: params.q,
+      type: tab.type,
+      author: params.author,
+      year: params.year,
+      category: params.category,
+      page: params.page,
+      pageSize: PAGE_SIZE,
+      featured: !searching,
+    },
+    enabled,
+  );
+
+  if (params.item) {
+    return (
+      <div className={`container ${styles.detailPage}`}>
+        <h1 className="visually-hidden">Library search</h1>
+        <BookDetail id={params.item} onBack={() => params.update({ item: null })} />
+      </div>
+    );
+  }
+
+  const pageCount = results.data ? Math.max(1, Math.ceil(results.data.total / PAGE_SIZE)) : 1;
+
+  return (
+    <div className="container">
+      <div className={styles.layout}>
+        {/* Keyed by the URL's search: its fields start over when the URL changes (back, a shared link). */}
+        <SearchSidebar
+          key={[params.q, params.author, params.year, params.category].join('\u0000')}
+          params={params}
+          coursesTab={tab.id === 'courses'}
+        />
+
+        <section aria-label="Results">
+          <div role="tablist" aria-label="What to search" className={styles.tabs}>
+            {TABS.map((candidate) => (
+              <button
+                key={candidate.id}
+                type="button"
+                role="tab"
+                id={`tab-${candidate.id}`}
+                aria-selected={candidate.id === tab.id}
+                aria-controls="library-panel"
+                className={styles.tab}
+                onClick={() =>
+                  params.update({ tab: candidate.id === 'books' ? null : candidate.id, page: null })
+                }
+              >
+                {candidate.label}
+              </button>
+            ))}
+          </div>
+          <div id="library-panel" role="tabpanel" aria-labelledby={`tab-${tab.id}`}>
+            {tab.id === 'courses' ? (
+              <CourseMaterials />
+            ) : !enabled ? (
+              <p className={styles.status}>
+                Search by title, author or subject to find research papers.
+              </p>
+            ) : results.isPending ? (
+              <p role="status">Loading…</p>
+            ) : results.isError ? (
+              <p role="alert">There was an error fetching the data.</p>
+            ) : (
+              <>
+                {results.data.suggestion ? (
+                  <p className={styles.suggestion}>
+                    Did you mean{' '}
+                    <button
+                      type="button"
+                      className={styles.linkButton}
+                      onClick={() =>
+                        params.update({ q: results.data.suggestion ?? '', page: null })
+                      }
+                    >
+                      {results.data.suggestion}
+                    </button>
+                    ?
+                  </p>
+                ) : null}
+                <p className={styles.status} role="status">
+                  {results.data.total === 0
+                    ? 'No results found. Try adjusting your search or filters.'
+                    : searching
+                      ? `${results.data.total.toLocaleString('en-US')} result${results.data.total === 1 ? '' : 's'}`
+                      : 'Books from the library’s collection'}
+                </p>
+                <ul className={styles.results}>
+                  {results.data.items.map((item) => (
+                    <li key={item.id}>
+                      <ResultCard item={item} onOpen={() => params.update({ item: item.id })} />
+                    </li>
+                  ))}
+                </ul>
+                <Pager
+                  page={Math.min(params.page, pageCount)}
+                  count={pageCount}
+                  onChange={(page) => params.update({ page: page === 1 ? null : page })}
+                  label="Result pages"
+                />
+              </>
+            )}
+          </div>
+          <p className={styles.meta}>
+            Can’t find it? <Link to={ROUTES.resourceRequest}>Ask the library to get it</Link>.
+          </p>
+        </section>
+      </div>
+    </div>
+  );
+}
