@@ -46,6 +46,8 @@ const envSchema = z.object({
     .url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' })
     .optional(),
   MAIL_FROM: z.string().min(3).optional(),
+  OPEN_LIBRARY_URL: httpUrl.optional(),
+  BOOKS_API_URL: httpUrl.optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_ISSUER: httpUrl.optional(),
@@ -93,6 +95,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From of every message; defaults to the library's name and e-mail. */
   mailFrom: string;
+  /** Federated book searches shown under our own results; each is off when unset. */
+  external: { openLibraryUrl: string | undefined; booksApiUrl: string | undefined };
   /** Google sign-in, when both its client id and secret are set. */
   google: { clientId: string; clientSecret: string } | undefined;
   /** The institution's own OpenID Connect provider, when issuer, client id and secret are set. */
@@ -171,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: e.DEMO_DATA,
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
+    external: { openLibraryUrl: e.OPEN_LIBRARY_URL, booksApiUrl: e.BOOKS_API_URL },
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }

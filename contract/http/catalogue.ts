@@ -69,6 +69,8 @@ export const catalogueItemSchema = z.object({
   driveLink: z.string().optional(),
   url: z.string().optional(),
   hasContent: z.boolean(),
+  /** Set on results from an outside source (Open Library, a books API): they link out. */
+  external: z.string().optional(),
 });
 export type CatalogueItem = z.infer<typeof catalogueItemSchema>;
 
@@ -81,6 +83,8 @@ export const searchResponseSchema = z.object({
   facets: z.object({ type: z.object({ book: z.number(), paper: z.number(), course: z.number() }) }),
   /** A corrected query when the words look misspelt ("did you mean"). */
   suggestion: z.string().optional(),
+  /** Quiet notes, e.g. an outside source that did not answer. */
+  notes: z.array(z.string()).optional(),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 

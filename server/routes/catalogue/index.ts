@@ -5,6 +5,7 @@ import {
   searchQuerySchema,
 } from '../../../contract/http/catalogue.ts';
 import { requireUser } from '../../auth/session.ts';
+import { createExternalSearch } from '../../catalogue/external.ts';
 import { searchCatalogue } from '../../catalogue/search.ts';
 import { refreshSearchWords } from '../../catalogue/words.ts';
 import { HttpError, parseInput } from '../../http/errors.ts';
@@ -27,17 +28,25 @@ export const COURSE_MATERIALS_LIMIT = 200;
  */
 export async function catalogueRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
   const db = context.database.db;
+  const external = createExternalSearch(context.config, app.log);
 
   app.get('/search', async (request) => {
     const query = parseInput(searchQuerySchema, request.query);
-    const result = await searchCatalogue(db, query);
+    // Outside sources only for a book search by words, on its first page, under our results.
+    const federated =
+      external.enabled && query.q !== '' && query.page === 1 && (query.type ?? 'book') === 'book';
+    const [result, outside] = await Promise.all([
+      searchCatalogue(db, query),
+      federated ? external.search(query.q) : Promise.resolve(undefined),
+    ]);
     return {
       total: result.total,
       page: query.page,
       pageSize: query.pageSize,
-      items: result.rows.map(presentCatalogueItem),
+      items: [...result.rows.map(presentCatalogueItem), ...(outside?.items ?? [])],
       facets: { type: result.facets },
       ...(result.suggestion ? { suggestion: result.suggestion } : {}),
+      ...(outside && outside.notes.length > 0 ? { notes: outside.notes } : {}),
     };
   });
 

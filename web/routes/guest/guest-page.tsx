@@ -82,18 +82,39 @@ export function GuestPage() {
         <p role="status">No books found for your search</p>
       ) : (
         <ul className={styles.list}>
-          {results.data.items.map((item) => (
-            <li key={item.id}>
-              <button type="button" className={styles.result} onClick={() => open(item)}>
+          {results.data.items.slice(0, GUEST_MAX_RESULTS).map((item) => {
+            const body = (
+              <>
                 <Thumbnail item={item} />
                 <span className={styles.text}>
                   <span className={styles.title}>{item.title}</span>
-                  <span className={styles.authors}>{item.authors.join(', ')}</span>
+                  <span className={styles.authors}>
+                    {item.authors.join(', ')}
+                    {item.external ? ` · from ${item.external}` : ''}
+                  </span>
                   <span>{previewText(item.description)}</span>
                 </span>
-              </button>
-            </li>
-          ))}
+              </>
+            );
+            return (
+              <li key={item.id}>
+                {item.external && item.url ? (
+                  <a
+                    className={styles.result}
+                    href={item.url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
+                    {body}
+                  </a>
+                ) : (
+                  <button type="button" className={styles.result} onClick={() => open(item)}>
+                    {body}
+                  </button>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
     </SimplePage>

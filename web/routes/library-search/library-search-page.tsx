@@ -54,8 +54,8 @@ function useLibraryParams() {
 /** Author, year and the first three topics, then an ellipsis. */
 function ResultCard({ item, onOpen }: { item: CatalogueItem; onOpen: () => void }) {
   const topics = item.subjects.slice(0, RESULT_TOPICS_SHOWN).join(', ');
-  return (
-    <button type="button" className={styles.card} onClick={onOpen}>
+  const body = (
+    <>
       <span className={styles.cardTitle}>{item.title}</span>
       <span className={styles.meta}>
         {item.authors.join(', ') || 'Unknown author'}
@@ -67,6 +67,28 @@ function ResultCard({ item, onOpen }: { item: CatalogueItem; onOpen: () => void 
           {item.subjects.length > RESULT_TOPICS_SHOWN ? '…' : ''}
         </span>
       ) : null}
+    </>
+  );
+  // Results from outside sources are not in our catalogue: they link out.
+  if (item.external) {
+    return item.url ? (
+      <a className={styles.card} href={item.url} target="_blank" rel="noopener noreferrer">
+        {body}
+        <span className={styles.badge}>
+          From {item.external}
+          <span className="visually-hidden"> (opens in a new tab)</span>
+        </span>
+      </a>
+    ) : (
+      <div className={styles.card}>
+        {body}
+        <span className={styles.badge}>From {item.external}</span>
+      </div>
+    );
+  }
+  return (
+    <button type="button" className={styles.card} onClick={onOpen}>
+      {body}
       {item.hasContent ? <span className={styles.badge}>Read online</span> : null}
     </button>
   );
@@ -302,6 +324,11 @@ export function LibrarySearchPage() {
               <p role="alert">There was an error fetching the data.</p>
             ) : (
               <>
+                {results.data.notes?.map((note) => (
+                  <p key={note} className={styles.status}>
+                    {note}
+                  </p>
+                ))}
                 {results.data.suggestion ? (
                   <p className={styles.suggestion}>
                     Did you mean{' '}

@@ -1,0 +1,158 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { CatalogueItem } from '../../contract/http/catalogue.ts';
+import type { Config } from '../config.ts';
+
+/** How long an outside source may take before we answer without it. */
+export const EXTERNAL_TIMEOUT_MS = 3_000;
+const CACHE_TTL_MS = 10 * 60_000;
+const CACHE_SIZE = 500;
+const RESULTS_PER_SOURCE = 10;
+
+interface OpenLibraryDoc {
+  key?: string;
+  title?: string;
+  author_name?: string[];
+  first_publish_year?: number;
+  subject?: string[];
+  cover_i?: number;
+}
+
+interface Volume {
+  id?: string;
+  volumeInfo?: {
+    title?: string;
+    authors?: string[];
+    description?: string;
+    publishedDate?: string;
+    categories?: string[];
+    imageLinks?: { thumbnail?: string };
+    infoLink?: string;
+  };
+}
+
+/** What the outside sources found, and a note for each that did not answer. */
+export interface ExternalResults {
+  items: CatalogueItem[];
+  notes: string[];
+}
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+
+/** Open Library's `docs[]` as result cards. */
+export function fromOpenLibrary(body: unknown): CatalogueItem[] {
+  const docs = (body as { docs?: OpenLibraryDoc[] })?.docs;
+  if (!Array.isArray(docs)) throw new Error('no docs in the answer');
+  return docs
+    .filter((doc) => typeof doc.title === 'string' && doc.title.trim() !== '')
+    .slice(0, RESULTS_PER_SOURCE)
+    .map((doc, index) => ({
+      id: `openlibrary:${doc.key ?? index}`,
+      type: 'book' as const,
+      title: doc.title!.trim(),
+      authors: strings(doc.author_name),
+      year: typeof doc.first_publish_year === 'number' ? doc.first_publish_year : null,
+      subjects: strings(doc.subject).slice(0, 10),
+      ...(typeof doc.cover_i === 'number'
+        ? { coverUrl: `https://covers.openlibrary.org/b/id/${doc.cover_i}-M.jpg` }
+        : {}),
+      ...(doc.key?.startsWith('/') ? { url: `https://openlibrary.org${doc.key}` } : {}),
+      hasContent: false,
+      external: 'Open Library',
+    }));
+}
+
+/** A books volumes API's `items[]` as result cards. */
+export function fromBooksApi(body: unknown): CatalogueItem[] {
+  const items = (body as { items?: Volume[] })?.items;
+  if (items === undefined) return [];
+  if (!Array.isArray(items)) throw new Error('items is not a list');
+  return items
+    .filter((item) => typeof item.volumeInfo?.title === 'string')
+    .slice(0, RESULTS_PER_SOURCE)
+    .map((item, index) => {
+      const info = item.volumeInfo!;
+      const year = Number.parseInt(info.publishedDate ?? '', 10);
+      return {
+        id: `books:${item.id ?? index}`,
+        type: 'book' as const,
+        title: info.title!.trim(),
+        authors: strings(info.authors),
+        year: Number.isFinite(year) ? year : null,
+        subjects: strings(info.categories),
+        ...(typeof info.description === 'string' ? { description: info.description } : {}),
+        ...(typeof info.imageLinks?.thumbnail === 'string'
+          ? { coverUrl: info.imageLinks.thumbnail }
+          : {}),
+        ...(typeof info.infoLink === 'string' ? { url: info.infoLink } : {}),
+        hasContent: false,
+        external: 'Books',
+      };
+    });
+}
+
+/**
+ * Searches the configured outside book sources in parallel, each within 3 seconds, with answers
+ * cached for 10 minutes. A source that fails or is slow becomes a quiet note, never an error.
+ */
+export function createExternalSearch(config: Config, logger: FastifyBaseLogger) {
+  const cache = new Map<string, { at: number; items: CatalogueItem[] }>();
+  const sources = [
+    config.external.openLibraryUrl && {
+      name: 'Open Library',
+      url: (q: string) =>
+        `${config.external.openLibraryUrl}?q=${encodeURIComponent(q)}&limit=${RESULTS_PER_SOURCE}`,
+      parse: fromOpenLibrary,
+    },
+    config.external.booksApiUrl && {
+      name: 'Books',
+      url: (q: string) => `${config.external.booksApiUrl}?q=${encodeURIComponent(q)}&maxResults=15`,
+      parse: fromBooksApi,
+    },
+  ].filter(
+    (
+      source,
+    ): source is {
+      name: string;
+      url: (q: string) => string;
+      parse: (body: unknown) => CatalogueItem[];
+    } => Boolean(source),
+  );
+
+  async function fetchSource(
+    source: (typeof sources)[number],
+    q: string,
+  ): Promise<CatalogueItem[]> {
+    const key = `${source.name}\u0000${q.toLowerCase()}`;
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < CACHE_TTL_MS) return hit.items;
+    const response = await fetch(source.url(q), {
+      signal: AbortSignal.timeout(EXTERNAL_TIMEOUT_MS),
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok) throw new Error(`answered ${response.status}`);
+    const items = source.parse(await response.json());
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(key, { at: Date.now(), items });
+    return items;
+  }
+
+  return {
+    enabled: sources.length > 0,
+    async search(q: string): Promise<ExternalResults> {
+      const settled = await Promise.allSettled(sources.map((source) => fetchSource(source, q)));
+      const results: ExternalResults = { items: [], notes: [] };
+      settled.forEach((outcome, index) => {
+        const source = sources[index]!;
+        if (outcome.status === 'fulfilled') results.items.push(...outcome.value);
+        else {
+          logger.warn({ source: source.name, err: outcome.reason }, 'external source unavailable');
+          results.notes.push(
+            `External source unavailable: ${source.name}. Showing the library’s own results.`,
+          );
+        }
+      });
+      return results;
+    },
+  };
+}
