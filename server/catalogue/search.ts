@@ -90,8 +90,11 @@ export async function searchCatalogue(
   let rows: SearchRow[] = [];
   if (total > 0 && (query.page - 1) * query.pageSize < total) {
     const typed = query.type ? sql`${where} AND i.kind = ${query.type}` : where;
+    // A title that is exactly the query (ignoring stop words and stems) comes first; then rank,
+    // normalised by length so a short, focused record beats a long one that mentions the words.
     const order = tsquery
-      ? sql`ts_rank(i.search, ${tsquery}) DESC, i.year DESC NULLS LAST, i.title`
+      ? sql`strip(to_tsvector('english', i.title)) = strip(to_tsvector('english', ${query.q})) DESC,
+            ts_rank(i.search, ${tsquery}, 1) DESC, i.year DESC NULLS LAST, i.title`
       : sql`lower(i.title), i.year DESC NULLS LAST`;
     rows = (
       await sql<SearchRow>`
@@ -110,23 +113,46 @@ export async function searchCatalogue(
   return suggestion ? { total, rows, facets, suggestion } : { total, rows, facets };
 }
 
-/** The query with each unknown word replaced by its closest catalogue word, if any changed. */
+/**
+ * A corrected query that finds something: each word gets its closest catalogue words (by trigram
+ * similarity), and the most similar combination that matches at least one item wins. Checking
+ * the combination, not each word alone, picks 'hunger games' over 'hungry games'.
+ */
 async function suggestCorrection(
   db: Kysely<Database>,
   words: string[],
 ): Promise<string | undefined> {
-  const corrected = await Promise.all(
+  const options = await Promise.all(
     words.map(async (word) => {
-      if (word.length < 3 || /^\d+$/.test(word)) return word;
-      const { rows } = await sql<{ word: string; known: boolean }>`
-        SELECT w.word, w.word = ${word} AS known
+      if (word.length < 3 || /^\d+$/.test(word)) return [{ word, score: 1 }];
+      const { rows } = await sql<{ word: string; score: number }>`
+        SELECT w.word, similarity(w.word, ${word}) AS score
         FROM search_words w
         WHERE w.word % ${word}
-        ORDER BY w.word = ${word} DESC, similarity(w.word, ${word}) DESC, w.word
-        LIMIT 1
+        ORDER BY score DESC, w.word
+        LIMIT 3
       `.execute(db);
-      return rows[0]?.word ?? word;
+      return rows.length > 0
+        ? rows.map((row) => ({ word: row.word, score: Number(row.score) }))
+        : [{ word, score: 0 }];
     }),
   );
-  return corrected.some((word, index) => word !== words[index]) ? corrected.join(' ') : undefined;
+  let combinations: { words: string[]; score: number }[] = [{ words: [], score: 0 }];
+  for (const choices of options) {
+    combinations = combinations.flatMap((combination) =>
+      choices.map((choice) => ({
+        words: [...combination.words, choice.word],
+        score: combination.score + choice.score,
+      })),
+    );
+  }
+  combinations.sort((a, b) => b.score - a.score);
+  for (const combination of combinations.slice(0, 27)) {
+    if (combination.words.every((word, index) => word === words[index])) continue;
+    const { rows } = await sql`
+      SELECT 1 FROM items WHERE search @@ to_tsquery('english', ${combination.words.join(' & ')}) LIMIT 1
+    `.execute(db);
+    if (rows.length > 0) return combination.words.join(' ');
+  }
+  return undefined;
 }

@@ -8,7 +8,8 @@ import type { Database } from '../db/schema.ts';
  */
 export async function refreshSearchWords(db: Kysely<Database>, itemId?: string): Promise<void> {
   // ts_stat takes its query as text; an item id is a uuid (checked here), so it is safe to inline.
-  if (itemId !== undefined && !/^[0-9a-f-]{36}$/i.test(itemId)) throw new Error(`not an item id: ${itemId}`);
+  if (itemId !== undefined && !/^[0-9a-f-]{36}$/i.test(itemId))
+    throw new Error(`not an item id: ${itemId}`);
   const only = itemId === undefined ? '' : ` WHERE id = '${itemId}'`;
   const documents = `SELECT to_tsvector('simple', title || ' ' || digi_join_words(authors) || ' ' || digi_join_words(subjects)) FROM items${only}`;
   await sql`

@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const FIXTURES = path.join(ROOT, 'server', 'catalogue', 'import', 'fixtures');
+
+function importCommand(args: string[], env: Record<string, string>) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+}
+
+describe('npm run import', () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'digi-import-'));
+  });
+  afterAll(async () => rm(dataDir, { recursive: true, force: true }));
+
+  it('imports a file, lists bad rows by line on stderr and prints a summary', () => {
+    const books = path.join(FIXTURES, 'goodbooks-sample.csv');
+    const first = importCommand(['books', books], { DATA_DIR: dataDir });
+    expect(first.stderr).toContain(
+      'goodbooks-sample.csv, line 7: the ISBN "12-AB" is not an ISBN-10 (skipped)',
+    );
+    expect(first.stderr).toContain('goodbooks-sample.csv, line 8: has 9 fields');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/^Imported books from goodbooks-sample\.csv in \d+\.\d s$/m);
+    expect(first.stdout).toMatch(/rows read +9$/m);
+    expect(first.stdout).toMatch(/inserted +5$/m);
+    expect(first.stdout).toMatch(/skipped \(bad\) +4$/m);
+
+    const second = importCommand(['books', books], { DATA_DIR: dataDir });
+    expect(second.status).toBe(0);
+    expect(second.stdout).toMatch(/inserted +0$/m);
+    expect(second.stdout).toMatch(/unchanged +5$/m);
+  });
+
+  it('takes several files of one kind, and says how many pages a text made', () => {
+    const result = importCommand(
+      ['papers', path.join(FIXTURES, 'arxiv-sample.csv'), path.join(FIXTURES, 'arxiv-sample.json')],
+      { DATA_DIR: dataDir },
+    );
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('Imported papers from arxiv-sample.csv');
+    expect(result.stdout).toContain('Imported papers from arxiv-sample.json');
+
+    const text = importCommand(['text', path.join(FIXTURES, 'gutenberg-sample.txt')], {
+      DATA_DIR: dataDir,
+    });
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/pages +1$/m);
+  });
+
+  it('fails with a clear message on an unknown kind, a missing file or no file', () => {
+    const unknown = importCommand(['films', 'x.csv'], { DATA_DIR: dataDir });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain(
+      'Unknown kind "films": use one of books, papers, courses, text.',
+    );
+    expect(unknown.stderr).toContain('Usage: npm run import -- <books|papers|courses|text> <file>');
+
+    const missing = importCommand(['books', path.join(dataDir, 'nope.csv')], { DATA_DIR: dataDir });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain(`No such file: ${path.join(dataDir, 'nope.csv')}`);
+
+    const none = importCommand(['books'], { DATA_DIR: dataDir });
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('Give the file to import.');
+  });
+
+  it('fails on a file of another kind and on bad configuration', () => {
+    const wrong = importCommand(['books', path.join(FIXTURES, 'courses-sample.csv')], {
+      DATA_DIR: dataDir,
+    });
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr).toMatch(/does not look like the expected CSV: its header lacks/);
+
+    const config = importCommand(['books', path.join(FIXTURES, 'goodbooks-sample.csv')], {
+      DATA_DIR: dataDir,
+      DATABASE_URL: 'mysql://nope',
+    });
+    expect(config.status).toBe(1);
+    expect(config.stderr).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
+  });
+});

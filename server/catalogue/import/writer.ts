@@ -1,0 +1,300 @@
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { Database, ItemsTable } from '../../db/schema.ts';
+
+/** A catalogue item as a parser makes it; the writer adds `source` and the timestamps. */
+export type ImportItem = Omit<
+  Insertable<ItemsTable>,
+  'id' | 'source' | 'created_at' | 'updated_at' | 'search'
+>;
+
+/** What a parser makes of one row: an item, or the reason the row is skipped. */
+export type ParsedRow =
+  { item: ImportItem; error?: undefined } | { item?: undefined; error: string };
+
+/** A skipped row: its 1-based line in the file and why. */
+export interface BadRow {
+  line: number;
+  reason: string;
+}
+
+/** Running totals of one import. */
+export interface ImportCounts {
+  /** Rows (records) read from the file, good and bad. */
+  rows: number;
+  inserted: number;
+  updated: number;
+  /** Already in the catalogue exactly as the file has them. */
+  unchanged: number;
+  /** Bad rows and rows repeating an identifier seen earlier in the same file. */
+  skipped: number;
+}
+
+/** How a writer reports what happens while it works. */
+export interface ImportListener {
+  onBadRow?: (row: BadRow) => void;
+  onProgress?: (counts: Readonly<ImportCounts>) => void;
+}
+
+/** Options of an ItemWriter. */
+export interface WriterOptions extends ImportListener {
+  /** The importer's name, stored in `items.source`. */
+  source: string;
+  /** Rows per transaction. */
+  batchSize?: number;
+  /** What `source_id` is, for messages about repeated rows ("URL"). */
+  identifier?: string;
+}
+
+/** At most this many bad rows are kept for the summary; every one still goes to `onBadRow`. */
+export const KEPT_BAD_ROWS = 1_000;
+
+/** Zeroed counters. */
+export function emptyCounts(): ImportCounts {
+  return { rows: 0, inserted: 0, updated: 0, unchanged: 0, skipped: 0 };
+}
+
+/** The unique index that tells whether an item is already in the catalogue. */
+type Target = 'isbn' | 'arxiv_id' | 'source_id';
+
+type Outcome = 'inserted' | 'updated' | 'unchanged' | 'duplicate';
+
+interface Pending {
+  line: number;
+  item: ImportItem;
+  target: Target;
+  key: string;
+}
+
+function targetOf(item: ImportItem): Target {
+  if (item.isbn) return 'isbn';
+  if (item.arxiv_id) return 'arxiv_id';
+  return 'source_id';
+}
+
+/** SQLSTATE classes 22 (bad data) and 23 (constraint violated): the row's fault, not the server's. */
+function isRowError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
+/**
+ * Collects parsed rows and writes them in batches, one transaction per batch, with
+ * INSERT ... ON CONFLICT DO UPDATE on the ISBN, arXiv id or (source, source_id) index. Counts what
+ * was inserted, updated, left unchanged or skipped.
+ */
+export class ItemWriter {
+  readonly counts: ImportCounts = emptyCounts();
+  readonly badRows: BadRow[] = [];
+  private pending: Pending[] = [];
+  // Bad rows wait for their batch, so that they are reported in line order with its repeats.
+  private pendingBad: BadRow[] = [];
+  private readonly batchSize: number;
+  /**
+   * Every row this run writes gets this `updated_at`. A later row of the same file that matches it
+   * is then recognised as a repeat (first one wins) instead of silently overwriting it, without
+   * keeping every identifier of the file in memory.
+   */
+  private readonly stamp = new Date().toISOString();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: WriterOptions,
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+  }
+
+  /** Queues one parsed row (or records why it is bad); writes a batch when one is full. */
+  async add(line: number, parsed: ParsedRow): Promise<void> {
+    this.counts.rows += 1;
+    if (parsed.error !== undefined) {
+      this.pendingBad.push({ line, reason: parsed.error });
+      if (this.pendingBad.length >= this.batchSize) await this.flush();
+      return;
+    }
+    const target = targetOf(parsed.item);
+    this.pending.push({
+      line,
+      item: parsed.item,
+      target,
+      key: String(parsed.item[target]),
+    });
+    if (this.pending.length >= this.batchSize) await this.flush();
+  }
+
+  /** Writes what is still queued and returns the totals. */
+  async finish(): Promise<ImportCounts> {
+    await this.flush();
+    return { ...this.counts };
+  }
+
+  private reject(line: number, reason: string): void {
+    this.counts.skipped += 1;
+    const bad = { line, reason };
+    if (this.badRows.length < KEPT_BAD_ROWS) this.badRows.push(bad);
+    this.options.onBadRow?.(bad);
+  }
+
+  private repeated(row: Pending, firstLine?: number): BadRow {
+    const earlier = firstLine === undefined ? 'an earlier row' : `line ${firstLine}`;
+    return {
+      line: row.line,
+      reason: `repeats the ${this.label(row.target)} ${row.key} of ${earlier}; the first one is kept`,
+    };
+  }
+
+  private label(target: Target): string {
+    if (target === 'isbn') return 'ISBN';
+    if (target === 'arxiv_id') return 'arXiv id';
+    return this.options.identifier ?? 'identifier';
+  }
+
+  private async flush(): Promise<void> {
+    const rejected = this.pendingBad;
+    this.pendingBad = [];
+    const batch: Pending[] = [];
+    const firsts = new Map<string, Pending>();
+    const repeats: { row: Pending; first: Pending }[] = [];
+    for (const row of this.pending) {
+      const id = `${row.target}:${row.key}`;
+      const first = firsts.get(id);
+      if (first === undefined) {
+        firsts.set(id, row);
+        batch.push(row);
+      } else {
+        repeats.push({ row, first });
+      }
+    }
+    this.pending = [];
+
+    let outcomes = new Map<Pending, Outcome>();
+    try {
+      if (batch.length > 0) {
+        outcomes = await this.db.transaction().execute((trx) => this.write(trx, batch));
+      }
+    } catch (error) {
+      if (!isRowError(error)) throw error;
+      // One row the database refuses fails its whole batch: retry row by row to skip only it.
+      for (const row of batch) {
+        try {
+          const single = await this.db.transaction().execute((trx) => this.write(trx, [row]));
+          for (const [key, value] of single) outcomes.set(key, value);
+        } catch (rowError) {
+          if (!isRowError(rowError)) throw rowError;
+          rejected.push({
+            line: row.line,
+            reason: `the database refused it: ${(rowError as Error).message}`,
+          });
+        }
+      }
+    }
+    for (const [row, outcome] of outcomes) {
+      if (outcome === 'duplicate') rejected.push(this.repeated(row));
+      else this.counts[outcome] += 1;
+    }
+    for (const { row, first } of repeats) {
+      // When the first of the batch was itself a repeat, name the row that really came first.
+      rejected.push(
+        this.repeated(row, outcomes.get(first) === 'duplicate' ? undefined : first.line),
+      );
+    }
+    for (const { line, reason } of rejected.sort((a, b) => a.line - b.line))
+      this.reject(line, reason);
+    this.options.onProgress?.({ ...this.counts });
+  }
+
+  private async write(
+    trx: Transaction<Database>,
+    batch: Pending[],
+  ): Promise<Map<Pending, Outcome>> {
+    const outcomes = new Map<Pending, Outcome>();
+    for (const target of ['isbn', 'arxiv_id', 'source_id'] as const) {
+      const group = batch.filter((row) => row.target === target);
+      if (group.length === 0) continue;
+      const result = await this.upsert(trx, target, group);
+      for (const row of group) outcomes.set(row, result.get(row.key) ?? 'unchanged');
+    }
+    return outcomes;
+  }
+
+  /** One INSERT ... ON CONFLICT for rows sharing a conflict target; returns outcomes by key. */
+  private async upsert(
+    trx: Transaction<Database>,
+    target: Target,
+    rows: Pending[],
+  ): Promise<Map<string, Outcome>> {
+    const { source } = this.options;
+    const stamp = sql<Date>`${this.stamp}::timestamptz`;
+    // A row matched by ISBN or arXiv id may belong to another source: it keeps its own source_id.
+    const columns = Object.keys(rows[0]?.item ?? {}).filter(
+      (column) => column !== 'source_id',
+    ) as (keyof ImportItem)[];
+    const set = Object.fromEntries([
+      ...columns.map((column) => [column, sql.ref(`excluded.${column}`)]),
+      ['updated_at', stamp],
+    ]);
+    const current = sql.join(columns.map((column) => sql.ref(`items.${column}`)));
+    const incoming = sql.join(columns.map((column) => sql.ref(`excluded.${column}`)));
+
+    const returned = await trx
+      .insertInto('items')
+      .values(rows.map((row) => ({ ...row.item, source, updated_at: this.stamp })))
+      .onConflict((conflict) => {
+        const on =
+          target === 'source_id'
+            ? conflict.columns(['source', 'source_id'])
+            : conflict.column(target).where(target, 'is not', null);
+        return (
+          on
+            .doUpdateSet(set)
+            // Unchanged rows are not rewritten, so a re-run touches nothing it need not.
+            .where(
+              sql<boolean>`items.updated_at <> ${stamp} AND (${current}) IS DISTINCT FROM (${incoming})`,
+            )
+        );
+      })
+      .returning([target, sql<boolean>`xmax = 0`.as('inserted')])
+      .execute();
+
+    const outcomes = new Map<string, Outcome>();
+    for (const row of returned) {
+      outcomes.set(String(row[target]), row.inserted ? 'inserted' : 'updated');
+    }
+    const missing = rows.map((row) => row.key).filter((key) => !outcomes.has(key));
+    if (missing.length > 0) {
+      let repeats = trx
+        .selectFrom('items')
+        .select(target)
+        .where(target, 'in', missing)
+        .where(sql<boolean>`updated_at = ${stamp}`);
+      if (target === 'source_id') repeats = repeats.where('source', '=', source);
+      for (const row of await repeats.execute()) outcomes.set(String(row[target]), 'duplicate');
+    }
+    return outcomes;
+  }
+}
+
+/** A parsed row and the 1-based line it came from. */
+export interface LineRow {
+  line: number;
+  parsed: ParsedRow;
+}
+
+/** What an import did: its totals and the first KEPT_BAD_ROWS bad rows. */
+export interface ImportResult {
+  counts: ImportCounts;
+  badRows: BadRow[];
+  /** Texts only: the pages the text was split into. */
+  pages?: number;
+}
+
+/** Writes every row of `rows` through one ItemWriter and returns what it did. */
+export async function writeRows(
+  db: Kysely<Database>,
+  rows: AsyncIterable<LineRow> | Iterable<LineRow>,
+  options: WriterOptions,
+): Promise<ImportResult> {
+  const writer = new ItemWriter(db, options);
+  for await (const { line, parsed } of rows) await writer.add(line, parsed);
+  const counts = await writer.finish();
+  return { counts, badRows: writer.badRows };
+}
