@@ -66,15 +66,14 @@ export async function searchCatalogue(
   if (tsquery) conditions.push(sql`i.search @@ ${tsquery}`);
   else if (query.q !== '' && queryWords(query.q).length === 0) conditions.push(sql`false`);
   if (query.author) {
-    conditions.push(
-      sql`EXISTS (SELECT 1 FROM unnest(i.authors) a WHERE a ILIKE ${containsPattern(query.author)})`,
-    );
+    // Over the joined names, so the trigram index serves it (a search is a name or part of one).
+    conditions.push(sql`digi_join_words(i.authors) ILIKE ${containsPattern(query.author)}`);
   }
   if (query.year !== undefined) conditions.push(sql`i.year = ${query.year}`);
   if (query.category) {
     const pattern = containsPattern(query.category);
     conditions.push(
-      sql`(EXISTS (SELECT 1 FROM unnest(i.subjects) s WHERE s ILIKE ${pattern}) OR i.genre ILIKE ${pattern})`,
+      sql`(digi_join_words(i.subjects) ILIKE ${pattern} OR i.genre ILIKE ${pattern})`,
     );
   }
   if (query.featured && conditions.length === 0) conditions.push(sql`i.source = 'demo'`);
