@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { ImportFileError, readCsvRows } from './csv.ts';
+import { ImportFileError } from './csv.ts';
 import { splitList, squash, titleProblem, yearProblem } from './text.ts';
 import {
   writeRows,
@@ -9,6 +9,7 @@ import {
   type ImportListener,
   type ImportResult,
   type LineRow,
+  parsedCsvRows,
   type ParsedRow,
 } from './writer.ts';
 
@@ -263,15 +264,6 @@ export function parseArxivJson(json: string): LineRow[] {
   }));
 }
 
-async function* arxivCsvRows(file: string): AsyncGenerator<LineRow> {
-  for await (const row of readCsvRows(file, ARXIV_CSV_COLUMNS)) {
-    yield {
-      line: row.line,
-      parsed: row.error !== undefined ? { error: row.error } : parseArxivCsvRow(row.row),
-    };
-  }
-}
-
 /**
  * Imports arXiv metadata: a `.json` file (one object keyed by id, read whole: it is a few MB) or a
  * CSV (streamed). Papers are matched by arXiv id on re-runs.
@@ -290,7 +282,7 @@ export async function importArxiv(
       throw error;
     }
   } else {
-    rows = arxivCsvRows(file);
+    rows = parsedCsvRows(file, ARXIV_CSV_COLUMNS, parseArxivCsvRow);
   }
   return writeRows(db, rows, { source: ARXIV_SOURCE, ...listener });
 }

@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { readCsvRows } from './csv.ts';
 import { splitList, squash, titleProblem } from './text.ts';
 import {
   writeRows,
   type ImportListener,
   type ImportResult,
-  type LineRow,
+  parsedCsvRows,
   type ParsedRow,
 } from './writer.ts';
 
@@ -106,22 +105,13 @@ export function parseCourseRow(row: Readonly<Record<string, string>>): ParsedRow
   };
 }
 
-async function* courseRows(file: string): AsyncGenerator<LineRow> {
-  for await (const row of readCsvRows(file, COURSE_COLUMNS)) {
-    yield {
-      line: row.line,
-      parsed: row.error !== undefined ? { error: row.error } : parseCourseRow(row.row),
-    };
-  }
-}
-
 /** Imports a course-list CSV (`courses/*.csv`), streaming it; courses are matched by URL. */
 export function importCourses(
   db: Kysely<Database>,
   file: string,
   listener: ImportListener = {},
 ): Promise<ImportResult> {
-  return writeRows(db, courseRows(file), {
+  return writeRows(db, parsedCsvRows(file, COURSE_COLUMNS, parseCourseRow), {
     source: COURSES_SOURCE,
     identifier: 'URL',
     ...listener,

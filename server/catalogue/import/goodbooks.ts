@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { readCsvRows } from './csv.ts';
 import { matchKey, splitList, squash, titleProblem, yearProblem } from './text.ts';
 import {
   writeRows,
   type ImportListener,
   type ImportResult,
-  type LineRow,
+  parsedCsvRows,
   type ParsedRow,
 } from './writer.ts';
 
@@ -99,20 +98,14 @@ export function parseGoodbooksRow(row: Readonly<Record<string, string>>): Parsed
   };
 }
 
-async function* goodbooksRows(file: string): AsyncGenerator<LineRow> {
-  for await (const row of readCsvRows(file, GOODBOOKS_COLUMNS)) {
-    yield {
-      line: row.line,
-      parsed: row.error !== undefined ? { error: row.error } : parseGoodbooksRow(row.row),
-    };
-  }
-}
-
 /** Imports goodbooks-10k `books.csv`, streaming it; books are matched by ISBN on re-runs. */
 export function importGoodbooks(
   db: Kysely<Database>,
   file: string,
   listener: ImportListener = {},
 ): Promise<ImportResult> {
-  return writeRows(db, goodbooksRows(file), { source: GOODBOOKS_SOURCE, ...listener });
+  return writeRows(db, parsedCsvRows(file, GOODBOOKS_COLUMNS, parseGoodbooksRow), {
+    source: GOODBOOKS_SOURCE,
+    ...listener,
+  });
 }

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Database, ItemsTable } from '../../db/schema.ts';
+import { readCsvRows } from './csv.ts';
 
 /** A catalogue item as a parser makes it; the writer adds `source` and the timestamps. */
 export type ImportItem = Omit<
@@ -277,6 +278,20 @@ export class ItemWriter {
 export interface LineRow {
   line: number;
   parsed: ParsedRow;
+}
+
+/** Streams a CSV file's rows through `parse`, keeping each row's line and the reader's own errors. */
+export async function* parsedCsvRows(
+  file: string,
+  columns: readonly string[],
+  parse: (row: Record<string, string>) => ParsedRow,
+): AsyncGenerator<LineRow> {
+  for await (const row of readCsvRows(file, columns)) {
+    yield {
+      line: row.line,
+      parsed: row.error !== undefined ? { error: row.error } : parse(row.row),
+    };
+  }
 }
 
 /** What an import did: its totals and the first KEPT_BAD_ROWS bad rows. */
