@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -23,6 +23,22 @@ const port = Number(process.env.E2E_PORT);
 const smtpPort = Number(process.env.E2E_SMTP_PORT);
 const oidcPort = Number(process.env.E2E_OIDC_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
+
+// With the shared data beside the repository (always in CI), the app starts with the real
+// 10k-book catalogue imported, so searches page through real results.
+const sharedBooks = path.resolve(
+  import.meta.dirname,
+  '..',
+  'shared',
+  'data',
+  'books',
+  'goodbooks-10k_books.csv',
+);
+process.env.E2E_REAL_CATALOGUE = existsSync(sharedBooks) ? '1' : '';
+const node = `"${process.execPath}" --import tsx`;
+const importBooks = process.env.E2E_REAL_CATALOGUE
+  ? `${node} scripts/import.ts books "${sharedBooks}" > /dev/null && `
+  : '';
 
 /** End-to-end tests: the built app on its real server, a fresh database, Debian's Chromium. */
 export default defineConfig({
@@ -70,7 +86,7 @@ export default defineConfig({
       env: { PORT: String(oidcPort), REDIRECT_URI: `${baseURL}/api/auth/callback/oidc` },
     },
     {
-      command: `"${process.execPath}" --import tsx server/index.ts`,
+      command: `${importBooks}${node} server/index.ts`,
       url: `${baseURL}/api/health`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -114,7 +114,9 @@ export async function searchCatalogue(
 
 /**
  * A corrected query that finds something: each word gets its closest catalogue words (by trigram
- * similarity), and the most similar combination that matches at least one item wins. Checking
+ * similarity, less a little for each letter of difference in length, so 'frankenstien' finds
+ * 'frankenstein' rather than 'franken'), and the most similar combination that matches at least
+ * one item wins. Checking
  * the combination, not each word alone, picks 'hunger games' over 'hungry games'.
  */
 async function suggestCorrection(
@@ -125,7 +127,7 @@ async function suggestCorrection(
     words.map(async (word) => {
       if (word.length < 3 || /^\d+$/.test(word)) return [{ word, score: 1 }];
       const { rows } = await sql<{ word: string; score: number }>`
-        SELECT w.word, similarity(w.word, ${word}) AS score
+        SELECT w.word, similarity(w.word, ${word}) - 0.03 * abs(length(w.word) - ${word.length}) AS score
         FROM search_words w
         WHERE w.word % ${word}
         ORDER BY score DESC, w.word
