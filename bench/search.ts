@@ -73,7 +73,6 @@ for (const { name, handle, dispose } of await benchDatabases()) {
       total = (await searchCatalogue(db, full)).total;
     }, RUNS);
     const pattern = `%${scan}%`;
-    started = performance.now();
     const scanTimes = await timeRuns(
       () => sql`SELECT count(*) FROM items WHERE title ILIKE ${pattern} OR description ILIKE ${pattern}`.execute(db),
       SCAN_RUNS,
