@@ -42,7 +42,7 @@ if (!existsSync(SHARED_DATA)) {
 const report: Record<string, Record<string, number>> = {};
 for (const { name, handle, dispose } of await benchDatabases()) {
   const db = handle.db;
-  let started = performance.now();
+  const started = performance.now();
   for (const [kind, file] of FILES) await importFile(db, kind, path.join(SHARED_DATA, file));
   const { rows: baseRows } = await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(db);
   const base = Number(baseRows[0]?.n);
