@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createPglite, openPostgres, wrapPglite, type DatabaseHandle } from '../server/db/client.ts';
+import {
+  createPglite,
+  openPostgres,
+  wrapPglite,
+  type DatabaseHandle,
+} from '../server/db/client.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
 
@@ -10,7 +15,9 @@ import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-c
 export const SHARED_DATA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data');
 
 /** A fresh, migrated database of each engine this machine has, with a way to drop it. */
-export async function benchDatabases(): Promise<{ name: string; handle: DatabaseHandle; dispose(): Promise<void> }[]> {
+export async function benchDatabases(): Promise<
+  { name: string; handle: DatabaseHandle; dispose(): Promise<void> }[]
+> {
   const result = [];
   const folder = mkdtempSync(path.join(tmpdir(), 'digi-bench-'));
   const pglite = wrapPglite(await createPglite({ dataDir: path.join(folder, 'pglite') }));
@@ -41,7 +48,9 @@ export async function benchDatabases(): Promise<{ name: string; handle: Database
       },
     });
   } else {
-    console.log('PostgreSQL is not installed (apt-get install -y postgresql): measuring PGlite only.');
+    console.log(
+      'PostgreSQL is not installed (apt-get install -y postgresql): measuring PGlite only.',
+    );
   }
   return result;
 }
@@ -49,11 +58,18 @@ export async function benchDatabases(): Promise<{ name: string; handle: Database
 /** The p-th percentile (0–100) of a list of numbers. */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+  return (
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ??
+    NaN
+  );
 }
 
 /** Times `fn` `runs` times after `warmups` untimed runs; milliseconds per run. */
-export async function timeRuns(fn: () => Promise<unknown>, runs: number, warmups = 3): Promise<number[]> {
+export async function timeRuns(
+  fn: () => Promise<unknown>,
+  runs: number,
+  warmups = 3,
+): Promise<number[]> {
   for (let index = 0; index < warmups; index += 1) await fn();
   const times: number[] = [];
   for (let index = 0; index < runs; index += 1) {

@@ -29,7 +29,11 @@ const QUERIES: { label: string; query: Partial<SearchQuery>; scan: string }[] = 
   { label: 'rare word', query: { q: 'frankenstein' }, scan: 'frankenstein' },
   { label: 'common word', query: { q: 'history' }, scan: 'history' },
   { label: 'prefix while typing', query: { q: 'quant' }, scan: 'quant' },
-  { label: 'two words + type', query: { q: 'neural networks', type: 'paper' }, scan: 'neural networks' },
+  {
+    label: 'two words + type',
+    query: { q: 'neural networks', type: 'paper' },
+    scan: 'neural networks',
+  },
   { label: 'author filter', query: { author: 'tolkien', type: 'book' }, scan: 'tolkien' },
   { label: 'misspelt (did you mean)', query: { q: 'frankenstien' }, scan: 'frankenstien' },
 ];
@@ -59,13 +63,19 @@ for (const { name, handle, dispose } of await benchDatabases()) {
       WHERE source <> 'bench'
     `.execute(db);
   }
-  await sql`DELETE FROM items WHERE id IN (SELECT id FROM items WHERE source = 'bench' OFFSET ${Math.max(0, TARGET - base)})`.execute(db);
+  await sql`DELETE FROM items WHERE id IN (SELECT id FROM items WHERE source = 'bench' OFFSET ${Math.max(0, TARGET - base)})`.execute(
+    db,
+  );
   await refreshSearchWords(db);
   await sql`ANALYZE items`.execute(db);
   const { rows: totalRows } = await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(db);
-  console.log(`\n${name}: ${Number(totalRows[0]?.n).toLocaleString('en-US')} rows loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `\n${name}: ${Number(totalRows[0]?.n).toLocaleString('en-US')} rows loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
-  console.log('query                      | search p50 | search p95 | scan p50 | scan p95 | scan/search (p95) | total');
+  console.log(
+    'query                      | search p50 | search p95 | scan p50 | scan p95 | scan/search (p95) | total',
+  );
   for (const { label, query, scan } of QUERIES) {
     const full: SearchQuery = { q: '', page: 1, pageSize: 20, featured: false, ...query };
     let total = 0;
@@ -74,7 +84,10 @@ for (const { name, handle, dispose } of await benchDatabases()) {
     }, RUNS);
     const pattern = `%${scan}%`;
     const scanTimes = await timeRuns(
-      () => sql`SELECT count(*) FROM items WHERE title ILIKE ${pattern} OR description ILIKE ${pattern}`.execute(db),
+      () =>
+        sql`SELECT count(*) FROM items WHERE title ILIKE ${pattern} OR description ILIKE ${pattern}`.execute(
+          db,
+        ),
       SCAN_RUNS,
       1,
     );
@@ -92,6 +105,8 @@ const engines = Object.keys(Object.values(report)[0] ?? {});
 if (engines.length === 2) {
   console.log('\nPGlite / PostgreSQL (search p95):');
   for (const [label, byEngine] of Object.entries(report)) {
-    console.log(`  ${label.padEnd(26)} ${((byEngine.PGlite ?? NaN) / (byEngine.PostgreSQL ?? NaN)).toFixed(2)}`);
+    console.log(
+      `  ${label.padEnd(26)} ${((byEngine.PGlite ?? NaN) / (byEngine.PostgreSQL ?? NaN)).toFixed(2)}`,
+    );
   }
 }

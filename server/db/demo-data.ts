@@ -134,7 +134,11 @@ export const DEMO_ITEMS: DemoItem[] = [
 /** Themes and study questions of the demo classics, our own words: the pages of a short reading guide. */
 const GUIDES: Record<string, { themes: string[]; questions: string[] }> = {
   'book-pride-and-prejudice': {
-    themes: ['First impressions and how they mislead', 'Marriage, money and social standing', 'Pride as both virtue and fault'],
+    themes: [
+      'First impressions and how they mislead',
+      'Marriage, money and social standing',
+      'Pride as both virtue and fault',
+    ],
     questions: [
       'How does Elizabeth’s opinion of Darcy change, and what causes each change?',
       'What does the novel suggest about marrying for security rather than love?',
@@ -142,7 +146,11 @@ const GUIDES: Record<string, { themes: string[]; questions: string[] }> = {
     ],
   },
   'book-frankenstein': {
-    themes: ['The responsibility of a creator', 'Isolation and the need for companionship', 'Ambition that outruns judgement'],
+    themes: [
+      'The responsibility of a creator',
+      'Isolation and the need for companionship',
+      'Ambition that outruns judgement',
+    ],
     questions: [
       'Who is the real monster of the story, and what makes you say so?',
       'Why does the novel nest several narrators inside each other?',
@@ -150,7 +158,11 @@ const GUIDES: Record<string, { themes: string[]; questions: string[] }> = {
     ],
   },
   'book-the-time-machine': {
-    themes: ['Class division projected into the far future', 'Progress and decline', 'Science as a way of seeing society'],
+    themes: [
+      'Class division projected into the far future',
+      'Progress and decline',
+      'Science as a way of seeing society',
+    ],
     questions: [
       'What do the Eloi and the Morlocks stand for in Victorian England?',
       'Why does the Time Traveller’s first theory about the future turn out wrong?',
@@ -158,7 +170,11 @@ const GUIDES: Record<string, { themes: string[]; questions: string[] }> = {
     ],
   },
   'book-alice-in-wonderland': {
-    themes: ['Growing up and changing size', 'Nonsense, logic and language games', 'Rules without reason'],
+    themes: [
+      'Growing up and changing size',
+      'Nonsense, logic and language games',
+      'Rules without reason',
+    ],
     questions: [
       'Which scene plays with the meaning of words most cleverly?',
       'How does Alice’s behaviour towards adults change during the book?',
@@ -166,7 +182,11 @@ const GUIDES: Record<string, { themes: string[]; questions: string[] }> = {
     ],
   },
   'book-a-christmas-carol': {
-    themes: ['Redemption and second chances', 'Poverty and public duty', 'Memory and the passing of time'],
+    themes: [
+      'Redemption and second chances',
+      'Poverty and public duty',
+      'Memory and the passing of time',
+    ],
     questions: [
       'What does each of the three spirits show Scrooge that he needed to see?',
       'How does Dickens make the Cratchit family matter to the reader?',
@@ -174,7 +194,11 @@ const GUIDES: Record<string, { themes: string[]; questions: string[] }> = {
     ],
   },
   'book-jekyll-and-hyde': {
-    themes: ['The divided self', 'Respectability and secrecy in Victorian London', 'Science crossing moral limits'],
+    themes: [
+      'The divided self',
+      'Respectability and secrecy in Victorian London',
+      'Science crossing moral limits',
+    ],
     questions: [
       'Why does the mystery come to us through Utterson rather than Jekyll?',
       'What does Hyde’s appearance suggest about how the Victorians saw evil?',

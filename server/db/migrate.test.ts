@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPglite, openPostgres, wrapPglite, type DatabaseHandle, type DatabaseKind } from './client.ts';
+import {
+  createPglite,
+  openPostgres,
+  wrapPglite,
+  type DatabaseHandle,
+  type DatabaseKind,
+} from './client.ts';
 import { migrate, MIGRATIONS_DIR } from './migrate.ts';
 import { readdir } from 'node:fs/promises';
 import { createPostgresDatabase, testDatabaseKinds } from '../test/databases.ts';

@@ -26,9 +26,15 @@ export async function seedDemoData(db: Kysely<Database>): Promise<number> {
       if (pages.length === 0) continue;
       await trx
         .insertInto('item_pages')
-        .values(pages.map((content, index) => ({ item_id: row.id, page_number: index + 1, content })))
+        .values(
+          pages.map((content, index) => ({ item_id: row.id, page_number: index + 1, content })),
+        )
         .execute();
-      await trx.updateTable('items').set({ page_count: pages.length }).where('id', '=', row.id).execute();
+      await trx
+        .updateTable('items')
+        .set({ page_count: pages.length })
+        .where('id', '=', row.id)
+        .execute();
     }
     if (inserted.length > 0) await refreshSearchWords(trx);
     return inserted.length;

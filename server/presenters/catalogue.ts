@@ -24,7 +24,9 @@ export function presentCatalogueItem(row: SearchRow): CatalogueItem {
 }
 
 const isoDate = (value: Date | string | null) =>
-  value === null ? undefined : (value instanceof Date ? value : new Date(value)).toISOString().slice(0, 10);
+  value === null
+    ? undefined
+    : (value instanceof Date ? value : new Date(value)).toISOString().slice(0, 10);
 
 /** Everything the detail view shows. */
 export function presentItemDetail(row: Selectable<ItemsTable>): ItemDetail {

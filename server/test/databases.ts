@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createPglite, openPostgres, wrapPglite, type DatabaseHandle, type DatabaseKind } from '../db/client.ts';
+import {
+  createPglite,
+  openPostgres,
+  wrapPglite,
+  type DatabaseHandle,
+  type DatabaseKind,
+} from '../db/client.ts';
 import { withDatabase } from './global-setup.ts';
 
 /**

@@ -254,7 +254,7 @@ describe.skipIf(!exists)(
           const misspelt = await search({ q: 'hungr gmes' });
           expect(misspelt.total).toBe(0);
           expect(misspelt.suggestion).toBe('hunger games');
-        expect((await search({ q: 'frankenstien' })).suggestion).toBe('frankenstein');
+          expect((await search({ q: 'frankenstien' })).suggestion).toBe('frankenstein');
         },
       );
     });
