@@ -219,3 +219,25 @@ test.describe('guest search', () => {
     await expect(page.getByText('No books found for your search')).toBeVisible();
   });
 });
+
+test.describe('at 390 px', () => {
+  for (const path of [
+    '/userprofile/openlibrary',
+    '/reader',
+    '/publish',
+    '/userprofile/openlibrary?tab=courses',
+  ]) {
+    test(`${path} fits the screen and axe finds nothing`, async ({ page, baseURL }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await registerViaApi(page.request, baseURL!, newPerson({ role: 'faculty' }));
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByText('Loading…')).toHaveCount(0);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoAxeViolations(page);
+    });
+  }
+});
