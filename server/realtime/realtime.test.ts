@@ -29,7 +29,7 @@ describe('Socket.IO on the app port', () => {
     const client = new TestClient(testApp.app, ORIGIN);
     const registration = registrationFactory();
     await client.post('/api/users/register', registration);
-    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const cookie = client.cookieHeader();
     return { client, cookie, registration };
   }
 
@@ -85,7 +85,7 @@ describe('Socket.IO on the app port', () => {
       email: first.registration.email,
       password: first.registration.password,
     });
-    const secondCookie = [...second.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const secondCookie = second.cookieHeader();
     const a = (await attempt({ origin: ORIGIN, cookie: first.cookie })).socket;
     const b = (await attempt({ origin: ORIGIN, cookie: secondCookie })).socket;
     const gone = disconnected(a);

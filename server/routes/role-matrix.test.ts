@@ -138,7 +138,7 @@ describe('the role matrix in docs/role-matrix.md', () => {
     expect(row?.call).toBe('connect');
     for (const who of WHO) {
       const { client } = await caller(who);
-      const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+      const cookie = client.cookieHeader();
       const socket = connectSocket(url, {
         transports: ['websocket'],
         reconnection: false,

@@ -22,7 +22,7 @@ export class TestClient {
     if (method !== 'GET' && method !== 'HEAD' && headers.origin === undefined)
       headers.origin = this.origin;
     if (this.cookies.size > 0 && headers.cookie === undefined) {
-      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+      headers.cookie = this.cookieHeader();
     }
     const response = await this.app.inject({ remoteAddress: this.ip, ...options, headers });
     for (const cookie of setCookies(response)) {
@@ -34,6 +34,11 @@ export class TestClient {
       else this.cookies.set(name, value);
     }
     return response;
+  }
+
+  /** The `Cookie` header this client sends (for sockets opened beside it). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
   get(url: string, headers: Record<string, string> = {}) {
