@@ -5,6 +5,7 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import { z } from 'zod';
 import {
   completeProfileSchema,
+  SIGNUP_ROLES,
   type CurrentUser,
   splitName,
   checkUserResponseSchema,
@@ -178,6 +179,12 @@ function StepOneForm({ onDone }: { onDone: (values: StepOne) => void }) {
 type ProfileMode =
   { kind: 'form'; stepOne: StepOne; onBack: () => void } | { kind: 'provider'; user: CurrentUser };
 
+// The form sign-up asked for phone and role in step 1: only the provider mode checks them here.
+const formModeProfileSchema = signUpStepTwoSchema.extend({
+  phoneNumber: z.string(),
+  role: z.enum(SIGNUP_ROLES),
+});
+
 type ProfileInput = z.input<typeof completeProfileSchema>;
 type Profile = z.output<typeof completeProfileSchema>;
 
@@ -194,12 +201,7 @@ function ProfileForm({ mode }: { mode: ProfileMode }) {
     setError,
     formState: { errors, isSubmitting },
   } = useForm<ProfileInput, unknown, Profile>({
-    // The form sign-up asked for phone and role in step 1: only the provider mode asks here.
-    resolver: zodResolver(
-      provider
-        ? completeProfileSchema
-        : signUpStepTwoSchema.extend({ phoneNumber: z.string(), role: z.string() }),
-    ) as never,
+    resolver: zodResolver(provider ? completeProfileSchema : formModeProfileSchema),
     defaultValues: {
       institutionName: '',
       department: '',
