@@ -18,6 +18,8 @@ export const ROUTES = {
   reader: '/reader',
   requests: '/requests',
   reservation: '/offline-book-service',
+  /** Librarians: today's pickups by slot, collected, no-show and returned copies. */
+  libraryDesk: '/desk',
   forgotPassword: '/forgot-password',
 } as const;
 

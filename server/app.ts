@@ -16,6 +16,9 @@ import { authRoutes } from './routes/auth/index.ts';
 import { catalogueRoutes } from './routes/catalogue/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { libraryRoutes } from './routes/library/index.ts';
+import { startSweeper } from './reservations/sweeper.ts';
+import { requestRoutes } from './routes/requests/index.ts';
+import { reservationRoutes } from './routes/reservations/index.ts';
 import { userRoutes } from './routes/users/index.ts';
 
 declare module 'fastify' {
@@ -38,6 +41,8 @@ export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   webRoot?: string;
+  /** The clock; tests set it to try rules that depend on the time of day. */
+  now?: () => Date;
 }
 
 /**
@@ -48,6 +53,7 @@ export async function buildApp({
   config,
   database,
   webRoot = DEFAULT_WEB_ROOT,
+  now = () => new Date(),
 }: AppOptions): Promise<FastifyInstance> {
   const https = config.publicUrl.startsWith('https:');
   const app = Fastify({
@@ -125,7 +131,8 @@ export async function buildApp({
     onPasswordReset: (userId) => app.io.in(userRoom(userId)).disconnectSockets(true),
   });
   mountRealtime(app, { config, auth, database });
-  const context: RouteContext = { config, database, auth };
+  const context: RouteContext = { config, database, auth, mailer, now };
+  startSweeper(app, context);
   // Every API route, for the role-matrix test that checks docs/role-matrix.md lists them all.
   const apiRoutes: string[] = [];
   app.decorate('apiRoutes', apiRoutes);
@@ -141,6 +148,8 @@ export async function buildApp({
       await api.register(authRoutes, context);
       await api.register(userRoutes, context);
       await api.register(catalogueRoutes, context);
+      await api.register(requestRoutes, context);
+      await api.register(reservationRoutes, context);
     },
     { prefix: '/api' },
   );

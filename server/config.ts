@@ -17,6 +17,16 @@ const httpUrl = z
   .url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' })
   .transform((value) => value.replace(/\/+$/, ''));
 
+/** True for a time zone name this runtime knows (IANA names such as `Europe/Paris`). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const socialUrl = z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' });
 
 /**
@@ -68,6 +78,10 @@ const envSchema = z.object({
   LIBRARY_EMAIL: z.email('must be an e-mail address').default('library@digilibrary.example'),
   LIBRARY_HOURS: z.string().min(1).default(DEFAULT_HOURS),
   LIBRARY_HOURS_NOTE: z.string().min(1).default('Holiday hours may vary.'),
+  LIBRARY_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, 'must be an IANA time zone such as Europe/London or America/New_York')
+    .optional(),
   LIBRARY_FACEBOOK_URL: socialUrl.default('https://www.facebook.com/'),
   LIBRARY_X_URL: socialUrl.default('https://x.com/'),
   LIBRARY_INSTAGRAM_URL: socialUrl.default('https://www.instagram.com/'),
@@ -110,6 +124,8 @@ export interface Config {
     email: string;
     hours: string[];
     hoursNote: string;
+    /** Reservation days and pickup slots are in this time zone. */
+    timeZone: string;
     social: { facebook: string; x: string; instagram: string; linkedin: string };
   };
 }
@@ -204,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .map((line) => line.trim())
         .filter(Boolean),
       hoursNote: e.LIBRARY_HOURS_NOTE,
+      timeZone: e.LIBRARY_TIME_ZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
       social: {
         facebook: e.LIBRARY_FACEBOOK_URL,
         x: e.LIBRARY_X_URL,

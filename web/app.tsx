@@ -118,6 +118,39 @@ export function appRoutes(): RouteObject[] {
                 return { element: guarded(STAFF, <PublishPage />) };
               },
             },
+            ...([ROUTES.resourceRequest, ROUTES.resourceRequestAlias] as const).map(
+              (path): RouteObject => ({
+                path,
+                lazy: async () => {
+                  const { ResourceRequestPage } =
+                    await import('./routes/resource-request/resource-request-page.tsx');
+                  return { element: guarded([], <ResourceRequestPage />) };
+                },
+              }),
+            ),
+            {
+              path: ROUTES.requests,
+              lazy: async () => {
+                const { RequestsPage } = await import('./routes/requests/requests-page.tsx');
+                return { element: guarded(STAFF, <RequestsPage />) };
+              },
+            },
+            {
+              path: ROUTES.reservation,
+              lazy: async () => {
+                const { ReservationPage } =
+                  await import('./routes/reservation/reservation-page.tsx');
+                return { element: guarded([], <ReservationPage />) };
+              },
+            },
+            {
+              path: ROUTES.libraryDesk,
+              lazy: async () => {
+                const { LibraryDeskPage } =
+                  await import('./routes/library-desk/library-desk-page.tsx');
+                return { element: guarded(['librarian'], <LibraryDeskPage />) };
+              },
+            },
             ...upcoming,
             {
               path: '*',

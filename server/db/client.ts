@@ -8,6 +8,13 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
+/**
+ * PostgreSQL's `date` type. Both engines hand it over as the `YYYY-MM-DD` text it is: turned
+ * into a JavaScript Date it would become midnight in the server's own time zone and could shift
+ * a day when written back out.
+ */
+const DATE_OID = 1082;
+
 /** Which engine a handle talks to; `GET /api/health` reports it. */
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -106,7 +113,11 @@ export function lockDataDir(dataDir: string): () => void {
  * and its tests is made here, so none lacks one.
  */
 export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
-  return PGlite.create({ ...options, extensions: { pg_trgm } });
+  return PGlite.create({
+    ...options,
+    extensions: { pg_trgm },
+    parsers: { [DATE_OID]: (value: string) => value, ...options.parsers },
+  });
 }
 
 /** Wraps an already open PGlite instance (tests open theirs from a prepared dump). */
@@ -137,7 +148,17 @@ export function wrapPglite(pglite: PGlite): DatabaseHandle {
 
 /** Opens a pool on a real PostgreSQL server. */
 export function openPostgres(connectionString: string): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === DATE_OID
+          ? (value: string) => value
+          : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

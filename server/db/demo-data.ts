@@ -12,6 +12,7 @@ export const DEMO_ITEMS: DemoItem[] = [
   {
     kind: 'book',
     source_id: 'book-pride-and-prejudice',
+    copies: 3,
     title: 'Pride and Prejudice',
     authors: ['Jane Austen'],
     year: 1813,
@@ -22,6 +23,7 @@ export const DEMO_ITEMS: DemoItem[] = [
   {
     kind: 'book',
     source_id: 'book-frankenstein',
+    copies: 2,
     title: 'Frankenstein; or, The Modern Prometheus',
     authors: ['Mary Wollstonecraft Shelley'],
     year: 1818,
@@ -32,6 +34,7 @@ export const DEMO_ITEMS: DemoItem[] = [
   {
     kind: 'book',
     source_id: 'book-the-time-machine',
+    copies: 2,
     title: 'The Time Machine',
     authors: ['H. G. Wells'],
     year: 1895,
@@ -42,6 +45,7 @@ export const DEMO_ITEMS: DemoItem[] = [
   {
     kind: 'book',
     source_id: 'book-alice-in-wonderland',
+    copies: 1,
     title: "Alice's Adventures in Wonderland",
     authors: ['Lewis Carroll'],
     year: 1865,
@@ -52,6 +56,9 @@ export const DEMO_ITEMS: DemoItem[] = [
   {
     kind: 'book',
     source_id: 'book-a-christmas-carol',
+    copies: 1,
+    // Its one copy is out on loan: the reservation screen's unavailable book.
+    copies_unavailable: 1,
     title: 'A Christmas Carol',
     authors: ['Charles Dickens'],
     year: 1843,

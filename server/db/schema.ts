@@ -30,9 +30,12 @@ export interface ItemsTable {
   /** Course materials: their genre as the publish form gives it. */
   genre: ColumnType<string | null, string | null | undefined, string | null>;
   /** Course materials: the publication date from the publish form. */
-  published_date: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** `YYYY-MM-DD` (dates are read as text, see server/db/client.ts). */
+  published_date: ColumnType<string | null, string | null | undefined, string | null>;
   /** Physical copies the library holds (reservations). */
   copies: ColumnType<number, number | undefined, number>;
+  /** Copies owned but not lendable through reservations now (on loan elsewhere, in repair). */
+  copies_unavailable: ColumnType<number, number | undefined, number>;
   /** Pages of held text in `item_pages`. */
   page_count: ColumnType<number, number | undefined, number>;
   created_by: ColumnType<string | null, string | null | undefined, string | null>;
@@ -132,4 +135,66 @@ export interface Database {
   accounts: AccountsTable;
   rate_limits: RateLimitsTable;
   verifications: VerificationsTable;
+  resource_requests: ResourceRequestsTable;
+  request_supporters: RequestSupportersTable;
+  reservations: ReservationsTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+/** A request that the library acquire a resource (a purchase suggestion). */
+export interface ResourceRequestsTable {
+  id: Generated<string>;
+  requester_id: string;
+  /** The name the request shows (the form's `student` field). */
+  requester_name: string;
+  title: string;
+  description: string | null;
+  resource_type: 'book' | 'journal' | 'article' | 'courseMaterial' | 'other';
+  institution_name: string;
+  status: Generated<'pending' | 'accepted' | 'ordered' | 'available' | 'rejected'>;
+  status_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  status_changed_at: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
+  status_changed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Requester plus everyone who added their support; kept in step with request_supporters. */
+  supporters: Generated<number>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** One person's support for a request. */
+export interface RequestSupportersTable {
+  request_id: string;
+  user_id: string;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** A hold on one physical copy for a pickup slot. */
+export interface ReservationsTable {
+  /** `RES-` and digits, from a sequence. */
+  id: Generated<string>;
+  user_id: string;
+  item_id: string;
+  /** The pickup day in the library's time zone. */
+  pickup_date: ColumnType<string, string, string>;
+  time_slot: string;
+  slot_starts_at: ColumnType<Date, Date | string, Date | string>;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  status: Generated<'active' | 'collected' | 'returned' | 'cancelled' | 'expired' | 'no_show'>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** The first answer to a call made with an `Idempotency-Key`, replayed on retries. */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number;
+  /** The JSON body as first sent. */
+  response: string;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
 }

@@ -12,6 +12,8 @@ export interface MailMessage {
   text: string;
   /** A link the message carries, logged when mail goes to the outbox folder. */
   link?: string;
+  /** Files sent with it, such as a reservation's `.ics` calendar entry. */
+  attachments?: { filename: string; content: string; contentType: string }[];
 }
 
 /** Sends mail; how depends on configuration. */
@@ -47,6 +49,7 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
           to: message.to,
           subject: message.subject,
           text: message.text,
+          attachments: message.attachments,
         });
         logger.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
@@ -67,6 +70,7 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
         to: message.to,
         subject: message.subject,
         text: message.text,
+        attachments: message.attachments,
       });
       await mkdir(folder, { recursive: true });
       const file = path.join(

@@ -23,10 +23,7 @@ export function presentCatalogueItem(row: SearchRow): CatalogueItem {
   };
 }
 
-const isoDate = (value: Date | string | null) =>
-  value === null
-    ? undefined
-    : (value instanceof Date ? value : new Date(value)).toISOString().slice(0, 10);
+const isoDate = (value: string | null) => (value === null ? undefined : value.slice(0, 10));
 
 /** Everything the detail view shows. */
 export function presentItemDetail(row: Selectable<ItemsTable>): ItemDetail {

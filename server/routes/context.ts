@@ -1,10 +1,16 @@
 import type { Auth } from '../auth/auth.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
+import type { Mailer } from '../mail/mailer.ts';
 
-/** What every route plugin receives: the configuration, the open database and the auth instance. */
+/**
+ * What every route plugin receives: the configuration, the open database, the auth instance,
+ * the mailer and the clock (tests set the clock to try rules that depend on the time of day).
+ */
 export interface RouteContext {
   config: Config;
   database: DatabaseHandle;
   auth: Auth;
+  mailer: Mailer;
+  now: () => Date;
 }

@@ -6,6 +6,7 @@ import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../contract/http/users.ts';
 import { seedDemoData } from '../db/seed.ts';
+import { reservableDates } from '../reservations/calendar.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { registrationFactory } from '../test/factories.ts';
 import { TestClient } from '../test/http.ts';
@@ -74,12 +75,99 @@ const DRIVERS: Record<string, Driver> = {
       instituteName: 'Campus University',
       genre: 'science',
     }),
+  'GET /api/users/requests': ({ client }) => client.get('/api/users/requests'),
+  'POST /api/users/requests': ({ client }) => client.post('/api/users/requests', REQUEST),
+  'GET /api/users/requests/similar': ({ client }) =>
+    client.get('/api/users/requests/similar?title=quantum'),
+  'POST /api/users/requests/:id/support': async ({ client }) =>
+    client.post(`/api/users/requests/${await pendingRequest()}/support`, {}),
+  'GET /api/faculty/get-req': ({ client }) => client.get('/api/faculty/get-req'),
+  'PATCH /api/faculty/requests/:id': async ({ client }) =>
+    client.patch(`/api/faculty/requests/${await pendingRequest()}`, { status: 'accepted' }),
+  'GET /api/users/reservation-books': ({ client }) => client.get('/api/users/reservation-books'),
+  'GET /api/users/reservation-days': ({ client }) => client.get('/api/users/reservation-days'),
+  'POST /api/users/reservation': async ({ client }) =>
+    client.post('/api/users/reservation', await reservationBody('book-pride-and-prejudice')),
+  'GET /api/users/reservations': ({ client }) => client.get('/api/users/reservations'),
+  'DELETE /api/users/reservations/:id': async ({ client }) => {
+    const made = await client.post(
+      '/api/users/reservation',
+      await reservationBody('book-the-time-machine'),
+    );
+    const id = made.statusCode === 200 ? made.json().reservation.reservationId : 'RES-1';
+    return client.delete(`/api/users/reservations/${id}`);
+  },
+  'GET /api/desk/pickups': ({ client }) => client.get('/api/desk/pickups'),
+  'PATCH /api/desk/reservations/:id': async ({ client }) =>
+    client.patch(`/api/desk/reservations/${await activeReservation()}`, { status: 'collected' }),
   'GET /api/auth/*': ({ client }) => client.get('/api/auth/get-session'),
   'POST /api/auth/*': ({ client, account }) =>
     client.post('/api/auth/sign-in/email', { email: account.email, password: account.password }),
 };
 
 let testApp: TestApp;
+
+const REQUEST = {
+  student: 'Ada Lovelace',
+  title: 'Quantum Computing: An Applied Approach',
+  resourceType: 'book',
+  institutionName: 'Campus University',
+};
+
+/** A new account of someone else, for rows that need another person's data. */
+async function someoneElse(): Promise<string> {
+  const id = crypto.randomUUID();
+  await testApp.database.db
+    .insertInto('users')
+    .values({ id, name: 'Someone Else', email: `${id}@uni.example` })
+    .execute();
+  return id;
+}
+
+/** A fresh pending request filed by someone else. */
+async function pendingRequest(): Promise<string> {
+  const row = await testApp.database.db
+    .insertInto('resource_requests')
+    .values({
+      requester_id: await someoneElse(),
+      requester_name: REQUEST.student,
+      title: REQUEST.title,
+      resource_type: 'book',
+      institution_name: REQUEST.institutionName,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The spec's reservation payload for a demo book, tomorrow at 9:00. */
+async function reservationBody(sourceId: string) {
+  const book = await testApp.database.db
+    .selectFrom('items')
+    .select('id')
+    .where('source_id', '=', sourceId)
+    .executeTakeFirstOrThrow();
+  const tomorrow = reservableDates(new Date(), testApp.config.library.timeZone)[1]!;
+  return { book: { id: book.id }, reservation: { date: tomorrow, timeSlot: '9:00-9:30 AM' } };
+}
+
+/** A fresh active reservation held by someone else (written directly: it takes no copy check). */
+async function activeReservation(): Promise<string> {
+  const body = await reservationBody('book-frankenstein');
+  const row = await testApp.database.db
+    .insertInto('reservations')
+    .values({
+      user_id: await someoneElse(),
+      item_id: body.book.id,
+      pickup_date: body.reservation.date,
+      time_slot: body.reservation.timeSlot,
+      slot_starts_at: new Date(Date.now() + 86_400_000),
+      expires_at: new Date(Date.now() + 2 * 86_400_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 
 /** A demo book that holds pages. */
 async function bookWithPages(): Promise<string> {

@@ -35,6 +35,7 @@ export async function createTestApp(
     env?: Record<string, string>;
     webRoot?: string;
     beforeReady?: (app: FastifyInstance) => void;
+    now?: () => Date;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
@@ -43,6 +44,7 @@ export async function createTestApp(
     config,
     database,
     webRoot: options.webRoot ?? '/nonexistent-web-root',
+    ...(options.now ? { now: options.now } : {}),
   });
   options.beforeReady?.(app);
   await app.ready();

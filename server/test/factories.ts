@@ -1,4 +1,6 @@
-import type { RegisterRequest } from '../../contract/http/users.ts';
+import type { RegisterRequest, Role } from '../../contract/http/users.ts';
+import type { TestApp } from './app.ts';
+import { TestClient } from './http.ts';
 
 let counter = 0;
 
@@ -25,4 +27,59 @@ export function registrationFactory(
     graduationYear: 2027,
     ...overrides,
   };
+}
+
+/** Someone signed in through the real registration call, with their browser-like client. */
+export interface SignedInPerson {
+  client: TestClient;
+  id: string;
+  email: string;
+}
+
+/**
+ * Registers a person through `POST /api/users/register` and returns their signed-in client.
+ * A `librarian` is registered as faculty and promoted in the database, as `npm run user:create`
+ * would have made them.
+ */
+export async function signedInPerson(
+  testApp: TestApp,
+  role: Role = 'student',
+  overrides: Partial<RegisterRequest> = {},
+): Promise<SignedInPerson> {
+  const account = registrationFactory({
+    role: role === 'student' ? 'student' : 'faculty',
+    ...overrides,
+  });
+  const client = new TestClient(testApp.app, testApp.config.publicUrl);
+  const response = await client.post('/api/users/register', account);
+  if (response.statusCode !== 200) throw new Error(`registration failed: ${response.body}`);
+  const row = await testApp.database.db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', account.email.toLowerCase())
+    .executeTakeFirstOrThrow();
+  if (role === 'librarian') {
+    await testApp.database.db
+      .updateTable('users')
+      .set({ role: 'librarian' })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  return { client, id: row.id, email: account.email.toLowerCase() };
+}
+
+/** `count` signed-in people of one role, registered a few at a time. */
+export async function signedInPeople(
+  testApp: TestApp,
+  count: number,
+  role: Role = 'student',
+): Promise<SignedInPerson[]> {
+  const people: SignedInPerson[] = [];
+  while (people.length < count) {
+    const batch = Math.min(8, count - people.length);
+    people.push(
+      ...(await Promise.all(Array.from({ length: batch }, () => signedInPerson(testApp, role)))),
+    );
+  }
+  return people;
 }

@@ -53,6 +53,19 @@ export class TestClient {
       headers,
     });
   }
+
+  patch(url: string, body: unknown, headers: Record<string, string> = {}) {
+    return this.request({
+      method: 'PATCH',
+      url,
+      payload: body as InjectOptions['payload'],
+      headers,
+    });
+  }
+
+  delete(url: string, headers: Record<string, string> = {}) {
+    return this.request({ method: 'DELETE', url, headers });
+  }
 }
 
 /** Every Set-Cookie header of a response, as an array. */

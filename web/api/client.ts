@@ -41,10 +41,9 @@ export async function apiRequest<Schema extends z.ZodType>(
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const parsed = errorResponseSchema.safeParse(body);
-    throw new ApiError(
-      response.status,
-      parsed.success ? parsed.data.message : 'Something went wrong',
-    );
+    throw parsed.success
+      ? new ApiError(response.status, parsed.data.message, parsed.data.errors ?? [], true)
+      : new ApiError(response.status, 'Something went wrong');
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success)
@@ -52,11 +51,15 @@ export async function apiRequest<Schema extends z.ZodType>(
   return parsed.data;
 }
 
-/** POSTs `body` as JSON to `/api{path}` and validates the answer. */
+/**
+ * Sends `body` as JSON to `/api{path}` (POST unless `init` says otherwise) and validates the
+ * answer. `init` carries extra headers, such as an `Idempotency-Key`.
+ */
 export function apiPost<Schema extends z.ZodType>(
   path: string,
   schema: Schema,
   body: unknown,
+  init: Pick<RequestInit, 'method' | 'headers'> = {},
 ): Promise<z.infer<Schema>> {
-  return apiRequest(path, schema, { method: 'POST', body: JSON.stringify(body) });
+  return apiRequest(path, schema, { method: 'POST', ...init, body: JSON.stringify(body) });
 }

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { Link, type LinkProps } from 'react-router';
 import styles from './button.module.css';
 
@@ -9,13 +9,16 @@ function classes(variant: ButtonVariant, extra?: string): string {
   return [styles.button, styles[variant], extra].filter(Boolean).join(' ');
 }
 
-/** A real `<button>` in the design system's look. */
+/** A real `<button>` in the design system's look; `ref` reaches the button (to return focus). */
 export function Button({
   variant = 'primary',
   className,
   type = 'button',
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: ButtonVariant;
+  ref?: Ref<HTMLButtonElement>;
+}) {
   return <button type={type} className={classes(variant, className)} {...props} />;
 }
 

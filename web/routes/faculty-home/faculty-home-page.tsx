@@ -28,6 +28,11 @@ export function FacultyHomePage() {
             <ButtonLink to={ROUTES.requests} variant="outline">
               Book Requests
             </ButtonLink>
+            {user?.role === 'librarian' ? (
+              <ButtonLink to={ROUTES.libraryDesk} variant="outline">
+                Library desk
+              </ButtonLink>
+            ) : null}
           </div>
         </div>
       </section>

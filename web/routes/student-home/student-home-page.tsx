@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { ROUTES } from '../../../contract/routes.ts';
 import { useCurrentUser } from '../../api/session.ts';
+import { MyRequests } from '../../components/records/my-requests.tsx';
+import { MyReservations } from '../../components/records/my-reservations.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from './home.module.css';
@@ -87,6 +89,30 @@ export function StudentHomePage() {
           </ButtonLink>
         </div>
       </section>
+      <div className={`container ${styles.records}`}>
+        <section className={styles.recordsSection} aria-labelledby="my-reservations-title">
+          <h2 id="my-reservations-title" className={styles.sectionTitle}>
+            My reservations
+          </h2>
+          <MyReservations activeOnly />
+          <div className={styles.actions}>
+            <ButtonLink to={ROUTES.reservation} variant="outline">
+              Reserve a book
+            </ButtonLink>
+          </div>
+        </section>
+        <section className={styles.recordsSection} aria-labelledby="my-requests-title">
+          <h2 id="my-requests-title" className={styles.sectionTitle}>
+            My requests
+          </h2>
+          <MyRequests />
+          <div className={styles.actions}>
+            <ButtonLink to={ROUTES.resourceRequest} variant="outline">
+              Request a resource
+            </ButtonLink>
+          </div>
+        </section>
+      </div>
     </>
   );
 }

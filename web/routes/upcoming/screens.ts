@@ -9,8 +9,8 @@ export interface UpcomingScreen {
 }
 
 /**
- * Screens of the route table whose features are still being built (the catalogue, chat,
- * requests, reservations, password reset). Each entry is removed when its real screen lands.
+ * Screens of the route table whose features are still being built (chat). Each entry is removed
+ * when its real screen lands.
  */
 export const UPCOMING_SCREENS: Partial<Record<RouteName, UpcomingScreen>> = {
   discussionForum: {
@@ -21,28 +21,6 @@ export const UPCOMING_SCREENS: Partial<Record<RouteName, UpcomingScreen>> = {
   chatRoom: {
     title: 'Chat room',
     purpose: 'Talk in real time with everyone in this room.',
-    audience: 'signed-in',
-  },
-  resourceRequest: {
-    title: 'Request a resource',
-    purpose:
-      'Ask the library for a book, journal, article or course material it does not have yet.',
-    audience: 'signed-in',
-  },
-  resourceRequestAlias: {
-    title: 'Request a resource',
-    purpose:
-      'Ask the library for a book, journal, article or course material it does not have yet.',
-    audience: 'signed-in',
-  },
-  requests: {
-    title: 'Resource requests',
-    purpose: 'Review and answer the resources students have asked the library to get.',
-    audience: 'faculty',
-  },
-  reservation: {
-    title: 'Offline book service',
-    purpose: 'Reserve a physical book and pick it up at the library in a 30-minute slot.',
     audience: 'signed-in',
   },
 };

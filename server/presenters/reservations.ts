@@ -1,0 +1,61 @@
+import type {
+  DeskReservation,
+  ReservationBook,
+  ReservationRecord,
+} from '../../contract/http/reservations.ts';
+import { formatDate } from '../reservations/calendar.ts';
+import type { reservableBooks, ReservationRow } from '../reservations/holds.ts';
+
+const iso = (value: Date | string) =>
+  (value instanceof Date ? value : new Date(value)).toISOString();
+
+/** The genre a reservation card shows: the item's own, else its first subject. */
+const genreOf = (row: { genre: string | null; subjects: string[] }) =>
+  row.genre ?? row.subjects[0] ?? '';
+
+/** A reservation as its holder sees it. */
+export function presentReservation(row: ReservationRow): ReservationRecord {
+  return {
+    reservationId: row.id,
+    status: row.status,
+    date: row.pickup_date,
+    formattedDate: formatDate(row.pickup_date),
+    timeSlot: row.time_slot,
+    slotStartsAt: iso(row.slot_starts_at),
+    expiresAt: iso(row.expires_at),
+    createdAt: iso(row.created_at),
+    book: {
+      id: row.item_id,
+      title: row.title,
+      author: row.authors.join(', '),
+      genre: genreOf(row),
+      coverImage: row.cover_url ?? '',
+    },
+  };
+}
+
+/** A reservation as the library desk sees it, with who holds it. */
+export function presentDeskReservation(row: ReservationRow): DeskReservation {
+  return {
+    ...presentReservation(row),
+    holder: { name: row.holder_name, email: row.holder_email, phoneNumber: row.holder_phone },
+  };
+}
+
+/** A reservable book in the spec's shape. */
+export function presentReservationBook(
+  row: Awaited<ReturnType<typeof reservableBooks>>[number],
+): ReservationBook {
+  const freeCopies = Math.max(0, row.copies - row.copies_unavailable - Number(row.held ?? 0));
+  return {
+    _id: row.id,
+    title: row.title,
+    author: row.authors.join(', '),
+    coverImage: row.cover_url ?? '',
+    genre: genreOf(row),
+    available: freeCopies > 0,
+    description: row.description ?? '',
+    copies: row.copies,
+    freeCopies,
+  };
+}

@@ -1,0 +1,191 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { ACTIVE_RESERVATIONS_MAX } from '../../contract/http/reservations.ts';
+import type { Database } from '../db/schema.ts';
+import { HttpError } from '../http/errors.ts';
+import { slotWindow, type TimeSlot } from './calendar.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NOT_RESERVABLE = 'That book is not in the reservation catalogue.';
+
+/**
+ * Reservations with what presenting one needs: the row, its book, its holder and the pickup date
+ * as text. Callers add their own conditions and order.
+ */
+export function reservationQuery(db: Kysely<Database> | Transaction<Database>) {
+  return db
+    .selectFrom('reservations as r')
+    .innerJoin('items as i', 'i.id', 'r.item_id')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select([
+      'r.id',
+      'r.user_id',
+      'r.item_id',
+      sql<string>`r.pickup_date::text`.as('pickup_date'),
+      'r.time_slot',
+      'r.slot_starts_at',
+      'r.expires_at',
+      'r.status',
+      'r.created_at',
+      'i.title',
+      'i.authors',
+      'i.genre',
+      'i.subjects',
+      'i.cover_url',
+      'u.name as holder_name',
+      'u.email as holder_email',
+      'u.phone_number as holder_phone',
+    ]);
+}
+
+/** A reservation with its book and holder, as `reservationQuery` selects it. */
+export type ReservationRow = Awaited<
+  ReturnType<ReturnType<typeof reservationQuery>['execute']>
+>[number];
+
+/** SQL for "this reservation holds a copy at `now`": an unexpired active hold, or out on loan. */
+export function holdsCopy(now: Date) {
+  return sql<boolean>`(r.status = 'collected' OR (r.status = 'active' AND r.expires_at > ${now.toISOString()}::timestamptz))`;
+}
+
+/**
+ * Marks active holds whose 24 hours are over as expired, which frees their copies. Runs on a
+ * timer, and inside every reservation for the person and book concerned, so correctness never
+ * waits for the timer.
+ */
+export async function expireHolds(
+  db: Kysely<Database> | Transaction<Database>,
+  now: Date,
+  scope: { userId?: string; itemId?: string } = {},
+): Promise<number> {
+  let query = db
+    .updateTable('reservations')
+    .set({ status: 'expired', updated_at: now })
+    .where('status', '=', 'active')
+    .where('expires_at', '<=', now);
+  if (scope.userId !== undefined || scope.itemId !== undefined) {
+    query = query.where((eb) =>
+      eb.or([
+        ...(scope.userId !== undefined ? [eb('user_id', '=', scope.userId)] : []),
+        ...(scope.itemId !== undefined ? [eb('item_id', '=', scope.itemId)] : []),
+      ]),
+    );
+  }
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** What a reservation needs to know. */
+export interface HoldRequest {
+  userId: string;
+  itemId: string;
+  date: string;
+  slot: TimeSlot;
+  timeZone: string;
+  now: Date;
+}
+
+/**
+ * Reserves one copy inside `trx`. The holder's users row and then the book's items row are
+ * locked first (always in that order, so concurrent reservations never deadlock), so the counts
+ * below cannot change until this transaction ends: two people cannot both take the last copy,
+ * and one person cannot slip past the limits with parallel requests.
+ */
+export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest): Promise<string> {
+  // An id that is not a UUID cannot be in the catalogue; PostgreSQL would refuse the cast and
+  // abort the transaction, so answer before asking it.
+  if (!UUID.test(hold.itemId)) throw new HttpError(404, NOT_RESERVABLE);
+  await trx
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', hold.userId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const item = await trx
+    .selectFrom('items')
+    .select(['id', 'title', 'copies', 'copies_unavailable'])
+    .where('id', '=', hold.itemId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!item || item.copies === 0) {
+    throw new HttpError(404, NOT_RESERVABLE);
+  }
+  await expireHolds(trx, hold.now, { userId: hold.userId, itemId: hold.itemId });
+
+  const mine = await trx
+    .selectFrom('reservations')
+    .select(['id', 'item_id'])
+    .where('user_id', '=', hold.userId)
+    .where('status', '=', 'active')
+    .execute();
+  const same = mine.find((row) => row.item_id === hold.itemId);
+  if (same) {
+    throw new HttpError(
+      409,
+      `You already have "${item.title}" reserved (${same.id}). Cancel that reservation to choose another time.`,
+    );
+  }
+  if (mine.length >= ACTIVE_RESERVATIONS_MAX) {
+    throw new HttpError(
+      409,
+      `You already have ${ACTIVE_RESERVATIONS_MAX} active reservations, the most one person may hold. Collect or cancel one first.`,
+    );
+  }
+
+  const { held } = await trx
+    .selectFrom('reservations as r')
+    .select((eb) => eb.fn.countAll<string>().as('held'))
+    .where('r.item_id', '=', hold.itemId)
+    .where(holdsCopy(hold.now))
+    .executeTakeFirstOrThrow();
+  if (item.copies - item.copies_unavailable - Number(held) <= 0) {
+    throw new HttpError(
+      409,
+      `Every copy of "${item.title}" is reserved or on loan right now. Please choose another book, or try again later.`,
+    );
+  }
+
+  const window = slotWindow(hold.date, hold.slot, hold.timeZone);
+  const row = await trx
+    .insertInto('reservations')
+    .values({
+      user_id: hold.userId,
+      item_id: hold.itemId,
+      pickup_date: hold.date,
+      time_slot: hold.slot,
+      slot_starts_at: window.startsAt,
+      expires_at: window.expiresAt,
+      created_at: hold.now,
+      updated_at: hold.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Books with physical copies, each with how many are free at `now`. */
+export async function reservableBooks(db: Kysely<Database>, now: Date) {
+  return db
+    .selectFrom('items as i')
+    .select([
+      'i.id',
+      'i.title',
+      'i.authors',
+      'i.cover_url',
+      'i.genre',
+      'i.subjects',
+      'i.description',
+      'i.copies',
+      'i.copies_unavailable',
+      (eb) =>
+        eb
+          .selectFrom('reservations as r')
+          .select((inner) => inner.fn.countAll<string>().as('held'))
+          .whereRef('r.item_id', '=', 'i.id')
+          .where(holdsCopy(now))
+          .as('held'),
+    ])
+    .where('i.copies', '>', 0)
+    .orderBy('i.title')
+    .limit(200)
+    .execute();
+}

@@ -1,0 +1,121 @@
+import { useId, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useDeskPickups } from '../../api/reservations.ts';
+import { FormMessage, formStyles } from '../../components/forms/fields.tsx';
+import { recordStyles } from '../../components/records/status-badge.tsx';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { DeskReservationItem } from './desk-reservation.tsx';
+import styles from './desk.module.css';
+
+/** `/desk`: librarians hand out reserved copies by slot, mark no-shows and take copies back. */
+export function LibraryDeskPage() {
+  useDocumentTitle('Library desk');
+  // The day sits in the URL so a reload or a shared link shows the same day.
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('date') ?? '';
+  const pickups = useDeskPickups(requested);
+  const [message, setMessage] = useState('');
+  const messageRef = useRef<HTMLParagraphElement>(null);
+  const dateId = useId();
+
+  const onChanged = (text: string) => {
+    setMessage(text);
+    // The buttons just used disappear with the change; the announcement takes the focus.
+    requestAnimationFrame(() => messageRef.current?.focus());
+  };
+
+  const onDate = (value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set('date', value);
+    else next.delete('date');
+    setParams(next, { replace: true });
+    setMessage('');
+  };
+
+  return (
+    <div className={`container ${styles.page}`}>
+      <h1 className={styles.title}>Library desk</h1>
+      <p className={styles.lead}>
+        Hand out reserved copies in their pickup slots, mark the people who did not come, and take
+        copies back when they are returned.
+      </p>
+      <div className={`${formStyles.field} ${styles.dateField}`}>
+        <label htmlFor={dateId} className={formStyles.label}>
+          Date
+        </label>
+        <input
+          id={dateId}
+          type="date"
+          className={formStyles.input}
+          // Until a day is chosen, the server's today (in the library's time zone) is shown.
+          value={requested || pickups.data?.date || ''}
+          onChange={(event) => onDate(event.target.value)}
+        />
+      </div>
+      <p ref={messageRef} tabIndex={-1} role="status" className={styles.message}>
+        {message}
+      </p>
+      {pickups.isPending ? (
+        <p role="status">Loading the day’s pickups…</p>
+      ) : pickups.isError ? (
+        <FormMessage>The pickups could not be loaded: {pickups.error.message}</FormMessage>
+      ) : (
+        <>
+          <section aria-labelledby="desk-pickups-title">
+            <h2 id="desk-pickups-title" className={styles.sectionTitle}>
+              Pickups on {pickups.data.formattedDate}
+            </h2>
+            <div className={styles.slots}>
+              {pickups.data.slots.map((slot, index) => (
+                <section
+                  key={slot.timeSlot}
+                  className={styles.slot}
+                  aria-labelledby={`desk-slot-${index}`}
+                >
+                  <h3 id={`desk-slot-${index}`} className={styles.slotTitle}>
+                    {slot.timeSlot}
+                  </h3>
+                  {slot.reservations.length === 0 ? (
+                    <p className={styles.empty}>No reservations in this slot.</p>
+                  ) : (
+                    <ul className={recordStyles.list}>
+                      {slot.reservations.map((reservation) => (
+                        <DeskReservationItem
+                          key={reservation.reservationId}
+                          reservation={reservation}
+                          moves={['collected', 'no_show']}
+                          headingLevel={4}
+                          onChanged={onChanged}
+                        />
+                      ))}
+                    </ul>
+                  )}
+                </section>
+              ))}
+            </div>
+          </section>
+          <section className={styles.section} aria-labelledby="desk-on-loan-title">
+            <h2 id="desk-on-loan-title" className={styles.sectionTitle}>
+              On loan
+            </h2>
+            {pickups.data.onLoan.length === 0 ? (
+              <p className={styles.empty}>No copies are on loan.</p>
+            ) : (
+              <ul className={recordStyles.list}>
+                {pickups.data.onLoan.map((reservation) => (
+                  <DeskReservationItem
+                    key={reservation.reservationId}
+                    reservation={reservation}
+                    moves={['returned']}
+                    headingLevel={3}
+                    onChanged={onChanged}
+                  />
+                ))}
+              </ul>
+            )}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { useId } from 'react';
+import type { ReservationBook } from '../../../contract/http/reservations.ts';
+import styles from './reservation.module.css';
+
+/** `2 of 3 copies free`. */
+function copiesText(book: ReservationBook): string {
+  return `${book.freeCopies} of ${book.copies} ${book.copies === 1 ? 'copy' : 'copies'} free`;
+}
+
+/** One book as a card with a radio button; an unavailable book's button is disabled. */
+function BookCard({
+  book,
+  selected,
+  onSelect,
+}: {
+  book: ReservationBook;
+  selected: boolean;
+  onSelect: () => void;
+}) {
+  const id = useId();
+  return (
+    <li className={styles.book} data-unavailable={!book.available}>
+      {book.coverImage ? (
+        <img
+          className={styles.cover}
+          src={book.coverImage}
+          alt={`Cover of ${book.title}`}
+          loading="lazy"
+        />
+      ) : (
+        // No cover on file: a plain cloth cover with the title's first letter keeps the cards
+        // aligned; it is decoration, so screen readers skip it.
+        <span className={`${styles.cover} ${styles.plainCover}`} aria-hidden="true">
+          {book.title
+            .replace(/^(the|a|an)\s+/i, '')
+            .charAt(0)
+            .toUpperCase()}
+        </span>
+      )}
+      <div className={styles.bookText}>
+        <span className={styles.bookPick}>
+          <input
+            type="radio"
+            id={id}
+            name="reservation-book"
+            value={book._id}
+            checked={selected}
+            disabled={!book.available}
+            onChange={onSelect}
+            aria-describedby={`${id}-details ${id}-availability`}
+          />
+          <label htmlFor={id}>{book.title}</label>
+        </span>
+        <p id={`${id}-details`} className={styles.meta}>
+          {book.author} · {book.genre}
+        </p>
+        <p className={styles.description}>{book.description}</p>
+        <p
+          id={`${id}-availability`}
+          className={styles.availability}
+          data-available={book.available}
+        >
+          {book.available ? 'Available' : 'Unavailable'} · {copiesText(book)}
+        </p>
+      </div>
+    </li>
+  );
+}
+
+/** Step 1: the reservable books; only an available one can be picked. */
+export function BookChoice({
+  books,
+  selectedId,
+  onSelect,
+}: {
+  books: readonly ReservationBook[];
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+}) {
+  return (
+    <fieldset className={styles.choices}>
+      <legend className="visually-hidden">Books you can reserve</legend>
+      <ul className={styles.books}>
+        {books.map((book) => (
+          <BookCard
+            key={book._id}
+            book={book}
+            selected={book._id === selectedId}
+            onSelect={() => onSelect(book._id)}
+          />
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
