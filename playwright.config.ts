@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { E2E_LIBRARIAN } from './e2e/accounts.ts';
 
 /*
  * This file is loaded by the runner and again by every worker. The port and data folder are
@@ -36,6 +37,8 @@ const sharedBooks = path.resolve(
 );
 process.env.E2E_REAL_CATALOGUE = existsSync(sharedBooks) ? '1' : '';
 const node = `"${process.execPath}" --import tsx`;
+// The desk's librarian, made the only way a librarian is made: the user:create command.
+const createLibrarian = `printf '%s\\n' '${E2E_LIBRARIAN.password}' | ${node} scripts/user-create.ts --email ${E2E_LIBRARIAN.email} --role librarian --first-name Desk --last-name Librarian > /dev/null && `;
 const importBooks = process.env.E2E_REAL_CATALOGUE
   ? `${node} scripts/import.ts books "${sharedBooks}" > /dev/null && `
   : '';
@@ -86,7 +89,7 @@ export default defineConfig({
       env: { PORT: String(oidcPort), REDIRECT_URI: `${baseURL}/api/auth/callback/oidc` },
     },
     {
-      command: `${importBooks}${node} server/index.ts`,
+      command: `${importBooks}${createLibrarian}${node} server/index.ts`,
       url: `${baseURL}/api/health`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -20,6 +20,12 @@ export function newPerson(overrides: Partial<Person> = {}): Person {
   };
 }
 
+/** The librarian playwright.config.ts creates with `npm run user:create` before the server starts. */
+export const E2E_LIBRARIAN = {
+  email: 'desk.librarian@uni.example',
+  password: 'librarian e2e passphrase',
+} as const;
+
 /** What the sign-up form asks in step 1. */
 export interface Person {
   firstName: string;

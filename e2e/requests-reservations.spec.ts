@@ -1,0 +1,176 @@
+import type { Browser, Page } from '@playwright/test';
+import {
+  E2E_LIBRARIAN,
+  newPerson,
+  registerViaApi,
+  signInThroughForm,
+  waitForMail,
+  type Person,
+} from './accounts.ts';
+import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+
+/** A new person signed in on a page of their own browser context. */
+async function signedIn(browser: Browser, baseURL: string, person: Person): Promise<Page> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await registerViaApi(page.request, baseURL, person);
+  return page;
+}
+
+test.describe('resource requests', () => {
+  test('a student files a request and sees its status change after a faculty member accepts it', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    await registerViaApi(page.request, baseURL!, newPerson());
+    const title = `Quantum Error Correction ${Date.now()}`;
+    await page.goto('/resourse-req');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Request a resource');
+    await expect(page.getByLabel('Name')).toHaveValue('Grace Hopper');
+    await expect(page.getByLabel('Institution')).toHaveValue('Campus University');
+    await expect(page.getByLabel('Resource type')).toHaveValue('other');
+    await page.getByLabel('Title').fill(title);
+    await page.getByLabel('Resource type').selectOption('book');
+    await page.getByRole('button', { name: 'Submit request' }).click();
+    await expect(page.getByText('Successfully Submitted')).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    // Someone else typing the same title is offered the open request to support instead.
+    const classmate = await signedIn(browser, baseURL!, newPerson());
+    await classmate.goto('/resource-request');
+    await classmate.getByLabel('Title').fill(title.slice(0, 24));
+    const similar = classmate.getByRole('region', { name: 'Similar open requests' });
+    await expect(similar.getByText(title, { exact: true })).toBeVisible();
+    await similar.getByRole('button', { name: /Support this request/ }).click();
+    await expect(similar.getByText('You support this')).toBeVisible();
+
+    const faculty = await signedIn(browser, baseURL!, newPerson({ role: 'faculty' }));
+    await faculty.goto('/requests');
+    const row = faculty.getByRole('row').filter({ hasText: title });
+    await expect(row).toContainText('No description');
+    await expect(row.getByRole('cell', { name: '2', exact: true })).toBeVisible();
+    await row.getByRole('button', { name: /^Accept/ }).click();
+    await expect(row).toContainText('Accepted');
+    await expectNoAxeViolations(faculty);
+
+    await page.goto('/userprofile');
+    const mine = page.getByRole('region', { name: 'My requests' });
+    await expect(mine.getByRole('listitem').filter({ hasText: title })).toContainText('Accepted');
+  });
+});
+
+test.describe('reservations', () => {
+  test('a student reserves, sees it in their list, gets the mail, and cancels', async ({
+    page,
+    baseURL,
+  }) => {
+    const person = newPerson();
+    await registerViaApi(page.request, baseURL!, person);
+    await page.goto('/offline-book-service');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Offline Book Service');
+    await expectNoAxeViolations(page);
+
+    // An unavailable book cannot go on.
+    await expect(page.getByRole('radio', { name: 'A Christmas Carol' })).toBeDisabled();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'Please select an available book to continue.',
+    );
+
+    await page.getByRole('radio', { name: 'Pride and Prejudice' }).check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByRole('heading', { name: 'Choose Date & Time' })).toBeVisible();
+    await expect(
+      page.getByText('A reservation is held for 24 hours from the selected time.'),
+    ).toBeVisible();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please select a book and time slot');
+    await expectNoAxeViolations(page);
+
+    // Back returns to step 1 and keeps the choice; tomorrow's first slot is always open.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page.getByRole('heading', { name: 'Select a Book' })).toBeVisible();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const dates = page.getByRole('group', { name: 'Date' }).getByRole('radio');
+    await expect(dates).toHaveCount(7);
+    await dates.nth(1).check();
+    await page.getByRole('radio', { name: '9:00-9:30 AM' }).check();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByRole('heading', { name: 'Reservation successful!' })).toBeVisible();
+    const id = (await page.getByText(/^RES-\d+$/).textContent())!;
+    await expectNoAxeViolations(page);
+
+    const mail = await waitForMail(person.email);
+    expect(mail).toContain(`Reservation: ${id}`);
+    expect(mail).toContain(`filename=${id}.ics`);
+
+    const list = page.getByRole('region', { name: 'Your reservations' });
+    const item = list.getByRole('listitem').filter({ hasText: id });
+    await expect(item).toContainText('Active');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await item.getByRole('button', { name: /Cancel/ }).click();
+    await expect(item).toContainText('Cancelled');
+
+    await page.getByRole('button', { name: 'Reserve Another Book' }).click();
+    await expect(page.getByRole('heading', { name: 'Select a Book' })).toBeVisible();
+    await expect(page.getByRole('radio', { name: 'Pride and Prejudice' })).not.toBeChecked();
+  });
+
+  test('the librarian desk hands out a reserved copy and takes it back', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const student = await signedIn(browser, baseURL!, newPerson({ firstName: 'Alan' }));
+    const days = await (await student.request.get('/api/users/reservation-days')).json();
+    const tomorrow = days.days[1].date as string;
+    const books = await (await student.request.get('/api/users/reservation-books')).json();
+    const frankenstein = books.payload.find((book: { title: string }) =>
+      book.title.startsWith('Frankenstein'),
+    );
+    const made = await student.request.post('/api/users/reservation', {
+      headers: { origin: baseURL! },
+      data: {
+        book: { id: frankenstein._id },
+        reservation: { date: tomorrow, timeSlot: '2:00-2:30 PM' },
+      },
+    });
+    expect(made.ok(), await made.text()).toBe(true);
+    const id = (await made.json()).reservation.reservationId as string;
+
+    await page.goto('/signin');
+    await signInThroughForm(page, { ...newPerson(), ...E2E_LIBRARIAN });
+    await expect(page.getByRole('link', { name: 'Library desk' })).toBeVisible();
+    await page.getByRole('link', { name: 'Library desk' }).click();
+    await page.getByLabel('Date').fill(tomorrow);
+    const slot = page.getByRole('region', { name: '2:00-2:30 PM' });
+    const entry = slot.getByRole('listitem').filter({ hasText: id });
+    await expect(entry).toContainText('Alan');
+    await expectNoAxeViolations(page);
+    await entry.getByRole('button', { name: /Mark collected/ }).click();
+    const onLoan = page.getByRole('region', { name: 'On loan' });
+    await expect(onLoan.getByRole('listitem').filter({ hasText: id })).toBeVisible();
+    await onLoan
+      .getByRole('listitem')
+      .filter({ hasText: id })
+      .getByRole('button', { name: /Mark returned/ })
+      .click();
+    await expect(onLoan.getByRole('listitem').filter({ hasText: id })).toHaveCount(0);
+  });
+
+  for (const path of ['/offline-book-service', '/resourse-req', '/requests']) {
+    test(`${path} fits a 390 px screen and axe finds nothing`, async ({ page, baseURL }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await registerViaApi(page.request, baseURL!, newPerson({ role: 'faculty' }));
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByText('Loading…')).toHaveCount(0);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoAxeViolations(page);
+    });
+  }
+});
