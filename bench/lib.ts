@@ -14,24 +14,42 @@ import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-c
 /** The shared data beside the repository (see its README). */
 export const SHARED_DATA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data');
 
-/** A fresh, migrated database of each engine this machine has, with a way to drop it. */
-export async function benchDatabases(): Promise<
-  { name: string; handle: DatabaseHandle; dispose(): Promise<void> }[]
-> {
+/**
+ * A migrated database of each engine this machine has, with a way to drop it. Fresh unless
+ * `keep` names a folder (PGlite's data is kept there and reused) and `postgresUrl` an existing
+ * PostgreSQL database (used as it is): for measuring again without loading the rows again.
+ */
+export async function benchDatabases(
+  options: {
+    keep?: string | undefined;
+    postgresUrl?: string | undefined;
+    /** Only these engines ('PGlite', 'PostgreSQL'); all by default. */
+    engines?: string[] | undefined;
+  } = {},
+): Promise<{ name: string; handle: DatabaseHandle; dispose(): Promise<void> }[]> {
   const result = [];
-  const folder = mkdtempSync(path.join(tmpdir(), 'digi-bench-'));
-  const pglite = wrapPglite(await createPglite({ dataDir: path.join(folder, 'pglite') }));
-  await migrate(pglite);
-  result.push({
-    name: 'PGlite',
-    handle: pglite,
-    dispose: async () => {
-      await pglite.close();
-      rmSync(folder, { recursive: true, force: true });
-    },
-  });
+  const wanted = (name: string) => !options.engines || options.engines.includes(name);
+  if (wanted('PGlite')) {
+    const folder = options.keep ?? mkdtempSync(path.join(tmpdir(), 'digi-bench-'));
+    const pglite = wrapPglite(await createPglite({ dataDir: path.join(folder, 'pglite') }));
+    await migrate(pglite);
+    result.push({
+      name: 'PGlite',
+      handle: pglite,
+      dispose: async () => {
+        await pglite.close();
+        if (!options.keep) rmSync(folder, { recursive: true, force: true });
+      },
+    });
+  }
   const bin = findPostgresBin();
-  if (bin) {
+  if (!wanted('PostgreSQL')) {
+    // Not asked for.
+  } else if (options.postgresUrl) {
+    const handle = openPostgres(options.postgresUrl);
+    await migrate(handle);
+    result.push({ name: 'PostgreSQL', handle, dispose: () => handle.close() });
+  } else if (bin) {
     const cluster = await startPostgresCluster(bin);
     const admin = new pg.Client({ connectionString: cluster.url });
     await admin.connect();

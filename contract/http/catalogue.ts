@@ -7,6 +7,12 @@ export type ItemType = (typeof ITEM_TYPES)[number];
 /** Most results one search page may ask for. */
 export const SEARCH_PAGE_SIZE_MAX = 50;
 
+/**
+ * Most matches of a word search that are counted and ranked. When more match, `total` is this
+ * number with `totalCapped` set ("1,000+ results"), and the pages stop there.
+ */
+export const SEARCH_COUNT_LIMIT = 1000;
+
 // A blank query-string value (`?author=`) means "no filter", not an invalid one.
 const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -81,6 +87,17 @@ export const searchResponseSchema = z.object({
   pageSize: z.number(),
   items: z.array(catalogueItemSchema),
   facets: z.object({ type: z.object({ book: z.number(), paper: z.number(), course: z.number() }) }),
+  /**
+   * Set when more than {@link SEARCH_COUNT_LIMIT} items matched: `total` is then that limit, a
+   * lower bound, and the results are the best of the first matches found.
+   */
+  totalCapped: z.boolean().optional(),
+  /**
+   * Set when the counts per type are lower bounds: counted among the first
+   * {@link SEARCH_COUNT_LIMIT} matches of any type (the searched type's own count is exact up to
+   * the limit).
+   */
+  facetsCapped: z.boolean().optional(),
   /** A corrected query when the words look misspelt ("did you mean"). */
   suggestion: z.string().optional(),
   /** Quiet notes, e.g. an outside source that did not answer. */

@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   getBooksResponseSchema,
+  SEARCH_COUNT_LIMIT,
   itemDetailSchema,
   itemPageSchema,
   searchResponseSchema,
@@ -131,6 +133,43 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
         'Pride and Prejudice',
       );
       expect((await search(`author=${encodeURIComponent('%')}`)).total).toBe(0);
+    });
+    it('caps the count of a broad search at the limit, and says so', async () => {
+      // 1,005 matches: 1,002 papers and 3 books with a made-up word in the title.
+      await sql`
+        INSERT INTO items (kind, title, source, source_id)
+        SELECT CASE WHEN g <= 3 THEN 'book' ELSE 'paper' END, 'Zyxwv survey ' || g, 'test', 'zyxwv-' || g
+        FROM generate_series(1, ${SEARCH_COUNT_LIMIT + 5}) AS g
+      `.execute(testApp.database.db);
+      try {
+        const all = await search('q=zyxwv');
+        expect(all).toMatchObject({ total: SEARCH_COUNT_LIMIT, totalCapped: true });
+        expect(all.facetsCapped).toBe(true);
+        expect(all.items).toHaveLength(20);
+        // The searched type is counted exactly below the limit, even when others are capped.
+        const books = await search('q=zyxwv&type=book');
+        expect(books.total).toBe(3);
+        expect(books.totalCapped).toBeUndefined();
+        expect(books.facets.type.book).toBe(3);
+        expect(books.facetsCapped).toBe(true);
+        expect(books.items.map((item) => item.title).sort()).toEqual([
+          'Zyxwv survey 1',
+          'Zyxwv survey 2',
+          'Zyxwv survey 3',
+        ]);
+        // The pages stop at the limit.
+        const last = SEARCH_COUNT_LIMIT / 20;
+        expect((await search(`q=zyxwv&page=${last}`)).items).toHaveLength(20);
+        expect((await search(`q=zyxwv&page=${last + 1}`)).items).toEqual([]);
+        // An exact title still comes first among the counted matches.
+        expect((await search('q=zyxwv survey 7')).items[0]?.title).toBe('Zyxwv survey 7');
+        // Below the limit, counts are exact and nothing is flagged.
+        const few = await search('q=zyxwv survey 17');
+        expect(few.totalCapped).toBeUndefined();
+        expect(few.facetsCapped).toBeUndefined();
+      } finally {
+        await sql`DELETE FROM items WHERE source = 'test'`.execute(testApp.database.db);
+      }
     });
   });
 

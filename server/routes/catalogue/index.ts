@@ -45,6 +45,8 @@ export async function catalogueRoutes(app: FastifyInstance, context: RouteContex
       pageSize: query.pageSize,
       items: [...result.rows.map(presentCatalogueItem), ...(outside?.items ?? [])],
       facets: { type: result.facets },
+      ...(result.totalCapped ? { totalCapped: true } : {}),
+      ...(result.facetsCapped ? { facetsCapped: true } : {}),
       ...(result.suggestion ? { suggestion: result.suggestion } : {}),
       ...(outside && outside.notes.length > 0 ? { notes: outside.notes } : {}),
     };

@@ -348,7 +348,9 @@ export function LibrarySearchPage() {
                   {results.data.total === 0
                     ? 'No results found. Try adjusting your search or filters.'
                     : searching
-                      ? `${results.data.total.toLocaleString('en-US')} result${results.data.total === 1 ? '' : 's'}`
+                      ? results.data.totalCapped
+                        ? `More than ${results.data.total.toLocaleString('en-US')} results; the best of the first ${results.data.total.toLocaleString('en-US')} found are shown`
+                        : `${results.data.total.toLocaleString('en-US')} result${results.data.total === 1 ? '' : 's'}`
                       : 'Books from the library’s collection'}
                 </p>
                 <ul className={styles.results}>
