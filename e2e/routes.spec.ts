@@ -40,16 +40,14 @@ test.describe('every route of the route table', () => {
     });
   }
 
-  test('a screen still being built says so plainly and offers a way home', async ({
+  test('a signed-in member opens the discussion forum and is asked for a chat username', async ({
     page,
     baseURL,
   }) => {
     await registerViaApi(page.request, baseURL!, newPerson());
     await page.goto('/userprofile/discussion-forum');
-    await expect(page.getByText('Coming soon')).toBeVisible();
-    await expect(page.getByText(/Join public chat rooms/)).toBeVisible();
-    await page.getByRole('link', { name: 'Back to the home page' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Discussion Forum');
+    await expect(page.getByRole('heading', { name: 'Choose a username' })).toBeVisible();
     await expectNoAxeViolations(page);
   });
 

@@ -28,7 +28,7 @@ describe('folder boundaries (lint)', () => {
     ).toContain(RULE);
   });
 
-  it('lets contract/ import only zod and contract files', async () => {
+  it('lets contract/ import only zod, obscenity and contract files', async () => {
     expect(
       await ruleIds(
         'contract/http/x.ts',
@@ -46,6 +46,45 @@ describe('folder boundaries (lint)', () => {
     ).toContain(RULE);
     expect(
       await ruleIds('contract/http/x.ts', "import { App } from '../../web/app.tsx';\nvoid App;\n"),
+    ).toContain(RULE);
+  });
+
+  it('lets contract/ import obscenity, the abuse check both sides run, and nothing else new', async () => {
+    expect(
+      await ruleIds(
+        'contract/x.ts',
+        "import { RegExpMatcher } from 'obscenity';\nvoid RegExpMatcher;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds(
+        'contract/x.ts',
+        "import { englishDataset } from 'obscenity/dist/preset/english';\nvoid englishDataset;\n",
+      ),
+    ).toContain(RULE);
+    expect(
+      await ruleIds(
+        'contract/x.ts',
+        "import { readFileSync } from 'node:fs';\nvoid readFileSync;\n",
+      ),
+    ).toContain(RULE);
+  });
+
+  it("lets contract/ tests read files with Node's built-ins, and nothing else new", async () => {
+    expect(
+      await ruleIds(
+        'contract/x.test.ts',
+        "import { readFileSync } from 'node:fs';\nimport { createModerator } from './moderation.ts';\nvoid readFileSync; void createModerator;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds('contract/x.test.ts', "import Fastify from 'fastify';\nvoid Fastify;\n"),
+    ).toContain(RULE);
+    expect(
+      await ruleIds(
+        'contract/x.test.ts',
+        "import { loadConfig } from '../server/config.ts';\nvoid loadConfig;\n",
+      ),
     ).toContain(RULE);
   });
 

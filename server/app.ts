@@ -16,6 +16,8 @@ import { authRoutes } from './routes/auth/index.ts';
 import { catalogueRoutes } from './routes/catalogue/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { libraryRoutes } from './routes/library/index.ts';
+import { loadModerationWords } from './chat/moderation-words.ts';
+import { chatRoutes } from './routes/chat/index.ts';
 import { startSweeper } from './reservations/sweeper.ts';
 import { requestRoutes } from './routes/requests/index.ts';
 import { reservationRoutes } from './routes/reservations/index.ts';
@@ -130,8 +132,9 @@ export async function buildApp({
     // The account's sockets go with the sessions a reset ends.
     onPasswordReset: (userId) => app.io.in(userRoom(userId)).disconnectSockets(true),
   });
-  mountRealtime(app, { config, auth, database });
-  const context: RouteContext = { config, database, auth, mailer, now };
+  const moderationWords = await loadModerationWords(config);
+  mountRealtime(app, { config, auth, database, moderationWords, now });
+  const context: RouteContext = { config, database, auth, mailer, now, moderationWords };
   startSweeper(app, context);
   // Every API route, for the role-matrix test that checks docs/role-matrix.md lists them all.
   const apiRoutes: string[] = [];
@@ -150,6 +153,7 @@ export async function buildApp({
       await api.register(catalogueRoutes, context);
       await api.register(requestRoutes, context);
       await api.register(reservationRoutes, context);
+      await api.register(chatRoutes, context);
     },
     { prefix: '/api' },
   );

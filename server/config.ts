@@ -68,6 +68,8 @@ const envSchema = z.object({
     .string()
     .min(32, 'must be at least 32 characters (try: openssl rand -base64 32)')
     .optional(),
+  MODERATION_WORDS: z.string().optional(),
+  MODERATION_WORDS_FILE: z.string().min(1).optional(),
   FACULTY_EMAIL_DOMAINS: z
     .string()
     .regex(/^[a-z0-9.-]+(\s*,\s*[a-z0-9.-]+)*$/i, 'must be a comma-separated list of domains')
@@ -117,6 +119,8 @@ export interface Config {
   oidc: { issuer: string; clientId: string; clientSecret: string; label: string } | undefined;
   /** E-mail domains allowed to sign up as faculty; empty means anyone may. */
   facultyEmailDomains: string[];
+  /** Words the library adds to the chat's abuse matcher: a comma-separated list and a file. */
+  moderation: { words: string[]; wordsFile: string | undefined };
   library: {
     name: string;
     address: string;
@@ -211,6 +215,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((domain) => domain.trim().toLowerCase())
       .filter(Boolean),
+    moderation: {
+      words: (e.MODERATION_WORDS ?? '')
+        .split(',')
+        .map((word) => word.trim())
+        .filter(Boolean),
+      wordsFile: e.MODERATION_WORDS_FILE,
+    },
     library: {
       name: e.LIBRARY_NAME,
       address: e.LIBRARY_ADDRESS,

@@ -2,12 +2,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
 import type { Role } from '../contract/http/users.ts';
-import { ROUTES, type RouteName } from '../contract/routes.ts';
+import { ROUTES } from '../contract/routes.ts';
 import { RequireRole } from './components/auth/require-role.tsx';
 import { AppLayout } from './components/layout/app-layout.tsx';
 import { ErrorPage } from './routes/error-page.tsx';
 import { LandingPage } from './routes/landing/landing-page.tsx';
-import { UPCOMING_SCREENS, type UpcomingScreen } from './routes/upcoming/screens.ts';
 
 const STAFF: readonly Role[] = ['faculty', 'librarian'];
 
@@ -16,29 +15,11 @@ function guarded(roles: readonly Role[] | null, element: ReactNode): ReactNode {
   return roles === null ? element : <RequireRole roles={roles}>{element}</RequireRole>;
 }
 
-const AUDIENCE_ROLES: Record<UpcomingScreen['audience'], readonly Role[] | null> = {
-  everyone: null,
-  'signed-in': [],
-  faculty: STAFF,
-};
-
 /**
  * The screens, with who may open each (docs/role-matrix.md). The landing page ships in the first
  * bundle; every other screen loads its code on demand.
  */
 export function appRoutes(): RouteObject[] {
-  const upcoming = (Object.entries(UPCOMING_SCREENS) as [RouteName, UpcomingScreen][]).map(
-    ([name, screen]): RouteObject => ({
-      path: ROUTES[name],
-      lazy: async () => {
-        const { UpcomingPage } = await import('./routes/upcoming/upcoming-page.tsx');
-        return {
-          element: guarded(AUDIENCE_ROLES[screen.audience], <UpcomingPage screen={screen} />),
-        };
-      },
-    }),
-  );
-
   return [
     {
       element: <AppLayout />,
@@ -97,6 +78,21 @@ export function appRoutes(): RouteObject[] {
               },
             },
             {
+              path: ROUTES.discussionForum,
+              lazy: async () => {
+                const { DiscussionForumPage } =
+                  await import('./routes/discussion-forum/discussion-forum-page.tsx');
+                return { element: guarded([], <DiscussionForumPage />) };
+              },
+            },
+            {
+              path: ROUTES.chatRoom,
+              lazy: async () => {
+                const { ChatRoomPage } = await import('./routes/chat-room/chat-room-page.tsx');
+                return { element: guarded([], <ChatRoomPage />) };
+              },
+            },
+            {
               path: ROUTES.librarySearch,
               lazy: async () => {
                 const { LibrarySearchPage } =
@@ -151,7 +147,6 @@ export function appRoutes(): RouteObject[] {
                 return { element: guarded(['librarian'], <LibraryDeskPage />) };
               },
             },
-            ...upcoming,
             {
               path: '*',
               lazy: async () => ({

@@ -203,6 +203,8 @@ export const currentUserSchema = z.object({
   academicProfile: z.object({ fields: z.array(z.string()), interests: z.array(z.string()) }),
   signupMethod: z.enum(['form', 'google', 'oidc', 'command']),
   profileCompleted: z.boolean(),
+  /** The forum's chosen username; empty until chosen (the forum then suggests the first name). */
+  chatUsername: z.string(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

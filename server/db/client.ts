@@ -35,6 +35,8 @@ export interface DatabaseHandle {
   withSession<T>(fn: (session: ScriptSession) => Promise<T>): Promise<T>;
   /** Answers when the database answers a trivial query. */
   ping(): Promise<void>;
+  /** The PostgreSQL server's URL (Socket.IO's Postgres adapter opens its own pool); none on PGlite. */
+  connectionString?: string;
   close(): Promise<void>;
 }
 
@@ -165,6 +167,7 @@ export function openPostgres(connectionString: string): DatabaseHandle {
   return {
     db,
     kind: 'postgres',
+    connectionString,
     async withSession(fn) {
       const client = await pool.connect();
       try {

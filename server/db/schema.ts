@@ -82,6 +82,8 @@ export interface UsersTable {
   academic_interests: ColumnType<string[], string[] | undefined, string[]>;
   signup_method: Generated<'form' | 'google' | 'oidc' | 'command'>;
   profile_completed: Generated<boolean>;
+  /** The forum's chosen username (null until chosen). */
+  chat_username: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A signed-in browser (better-auth's). */
@@ -139,6 +141,48 @@ export interface Database {
   request_supporters: RequestSupportersTable;
   reservations: ReservationsTable;
   idempotency_keys: IdempotencyKeysTable;
+  chat_rooms: ChatRoomsTable;
+  chat_messages: ChatMessagesTable;
+  chat_servers: ChatServersTable;
+  chat_presence: ChatPresenceTable;
+}
+
+/** A forum chat room. */
+export interface ChatRoomsTable {
+  id: Generated<string>;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  creator_id: string;
+  creator_name: string;
+  abuse_detected: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** A message in a room; ids increase. */
+export interface ChatMessagesTable {
+  /** bigint: read as a string. */
+  id: ColumnType<string, never, never>;
+  room_id: string;
+  sender_id: string | null;
+  sender_name: string;
+  content: string;
+  is_system: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** A server process holding sockets, with its heartbeat. */
+export interface ChatServersTable {
+  id: string;
+  seen_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+/** One socket in one room. */
+export interface ChatPresenceTable {
+  socket_id: string;
+  server_id: string;
+  room_id: string;
+  user_id: string;
+  joined_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
 /** A request that the library acquire a resource (a purchase suggestion). */

@@ -18,5 +18,6 @@ export function presentCurrentUser(row: UserRow): CurrentUser {
     academicProfile: { fields: row.academic_fields, interests: row.academic_interests },
     signupMethod: row.signup_method,
     profileCompleted: row.profile_completed,
+    chatUsername: row.chat_username ?? '',
   };
 }

@@ -6,12 +6,18 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { allowedOrigins } from '../http/origins.ts';
 import type { Role } from '../../contract/http/users.ts';
+import { SOCKET_MAX_PAYLOAD_BYTES } from '../../contract/socket/chat.ts';
+import { createAdapter } from '@socket.io/postgres-adapter';
+import pg from 'pg';
+import { mountChat, type ChatServer } from './chat.ts';
 
 /** Who a socket belongs to, decided by the server from the session cookie at connection. */
 export interface SocketUser {
   id: string;
   role: Role;
   firstName: string;
+  /** The name the chat shows: the forum username, else the first name. */
+  chatName: string;
   sessionId: string;
 }
 
@@ -23,7 +29,7 @@ export const userRoom = (userId: string) => `user:${userId}`;
 declare module 'fastify' {
   interface FastifyInstance {
     /** The Socket.IO server sharing the app's HTTP port. */
-    io: Server;
+    io: ChatServer;
   }
 }
 
@@ -34,13 +40,27 @@ declare module 'fastify' {
  */
 export function mountRealtime(
   app: FastifyInstance,
-  { config, auth, database }: { config: Config; auth: Auth; database: DatabaseHandle },
-): Server {
+  {
+    config,
+    auth,
+    database,
+    moderationWords,
+    now,
+  }: {
+    config: Config;
+    auth: Auth;
+    database: DatabaseHandle;
+    moderationWords: readonly string[];
+    now: () => Date;
+  },
+): ChatServer {
   const origins = allowedOrigins(config);
-  const io = new Server(app.server, {
+  const io: ChatServer = new Server(app.server, {
     path: '/socket.io',
     serveClient: false,
     connectTimeout: SOCKET_DEFAULTS.timeout,
+    // A bigger frame closes the connection: no message or payload needs more.
+    maxHttpBufferSize: SOCKET_MAX_PAYLOAD_BYTES,
     allowRequest: (request, callback) => {
       const origin = request.headers.origin;
       callback(null, origin === undefined || origins.has(origin));
@@ -57,7 +77,7 @@ export function mountRealtime(
       if (!session) return next(new Error('Please sign in to use the chat.'));
       const user = await database.db
         .selectFrom('users')
-        .select(['id', 'role', 'first_name', 'profile_completed'])
+        .select(['id', 'role', 'first_name', 'chat_username', 'profile_completed'])
         .where('id', '=', session.user.id)
         .executeTakeFirst();
       if (!user?.profile_completed)
@@ -66,6 +86,7 @@ export function mountRealtime(
         id: user.id,
         role: user.role,
         firstName: user.first_name,
+        chatName: user.chat_username ?? user.first_name,
         sessionId: session.session.id,
       };
       socket.data.user = data;
@@ -76,11 +97,29 @@ export function mountRealtime(
       next(new Error('We could not check your sign-in. Please try again.'));
     }
   });
+  // Several processes on one PostgreSQL: the adapter carries broadcasts between them. It holds
+  // one connection for LISTEN all the time, so it gets a small pool of its own: the app's pool
+  // must be able to end while the adapter is still up (and the other way round).
+  const adapterPool = database.connectionString
+    ? new pg.Pool({ connectionString: database.connectionString, max: 2 })
+    : undefined;
+  if (adapterPool) {
+    adapterPool.on('error', () => {});
+    io.adapter(
+      createAdapter(adapterPool, {
+        errorHandler: (error) => app.log.warn({ err: error }, 'socket.io postgres adapter'),
+      }),
+    );
+  }
+  const chat = mountChat(io, { db: database.db, log: app.log, moderationWords, now });
   app.decorate('io', io);
   // Sockets are closed before Fastify closes the HTTP server: an open WebSocket would keep it alive.
   app.addHook('preClose', async () => {
     io.local.disconnectSockets(true);
     io.engine.close();
+    await chat.close();
+    await io.of('/').adapter.close();
+    await adapterPool?.end();
   });
   return io;
 }

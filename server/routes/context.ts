@@ -13,4 +13,6 @@ export interface RouteContext {
   auth: Auth;
   mailer: Mailer;
   now: () => Date;
+  /** The library's extra words for the chat's abuse matcher. */
+  moderationWords: readonly string[];
 }

@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../contract/http/users.ts';
 import { seedDemoData } from '../db/seed.ts';
@@ -10,6 +8,7 @@ import { reservableDates } from '../reservations/calendar.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { registrationFactory } from '../test/factories.ts';
 import { TestClient } from '../test/http.ts';
+import { connectChat, emitAck, listenOnFreePort, type ChatClient } from '../test/sockets.ts';
 
 type Who = 'guest' | Role;
 const WHO: Who[] = ['guest', 'student', 'faculty', 'librarian'];
@@ -100,6 +99,13 @@ const DRIVERS: Record<string, Driver> = {
   'GET /api/desk/pickups': ({ client }) => client.get('/api/desk/pickups'),
   'PATCH /api/desk/reservations/:id': async ({ client }) =>
     client.patch(`/api/desk/reservations/${await activeReservation()}`, { status: 'collected' }),
+  'PUT /api/users/chat-username': ({ client }) =>
+    client.request({
+      method: 'PUT',
+      url: '/api/users/chat-username',
+      payload: { username: 'reader' },
+    }),
+  'GET /api/chat/moderation-words': ({ client }) => client.get('/api/chat/moderation-words'),
   'GET /api/auth/*': ({ client }) => client.get('/api/auth/get-session'),
   'POST /api/auth/*': ({ client, account }) =>
     client.post('/api/auth/sign-in/email', { email: account.email, password: account.password }),
@@ -219,25 +225,52 @@ describe('the role matrix in docs/role-matrix.md', () => {
     });
   }
 
-  it('socket connect matches the socket table', async () => {
-    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(testApp.app.server.address() as AddressInfo).port}`;
-    const [row] = matrixRows('Socket');
-    expect(row?.call).toBe('connect');
-    for (const who of WHO) {
-      const { client } = await caller(who);
-      const cookie = client.cookieHeader();
-      const socket = connectSocket(url, {
-        transports: ['websocket'],
-        reconnection: false,
-        extraHeaders: { origin: testApp.config.publicUrl, ...(cookie ? { cookie } : {}) },
-      });
-      const outcome = await new Promise<string>((resolve) => {
-        socket.once('connect', () => resolve('ok'));
-        socket.once('connect_error', () => resolve('refused'));
-      });
-      socket.close();
-      expect(outcome, who).toBe(row!.cells[who]);
+  it('every socket event matches the socket table', async () => {
+    const url = await listenOnFreePort(testApp);
+    // Someone else's room, restricted, for the events that need one.
+    const owner = await caller('student');
+    const ownerSocket = await connectChat(url, owner.client, testApp.config.publicUrl);
+    let rooms = 0;
+    const someoneElsesRoom = async () => {
+      const roomName = `Matrix room ${++rooms}`;
+      await emitAck(ownerSocket, 'create_room', { roomName, description: '' });
+      return roomName;
+    };
+    const join = async (socket: ChatClient, roomName: string) =>
+      emitAck(socket, 'join_room', { roomName });
+    /** A typical well-formed use of each event; `ok` when acknowledged as done. */
+    const SOCKET_DRIVERS: Record<string, (socket: ChatClient) => Promise<{ ok: boolean }>> = {
+      connect: async () => ({ ok: true }),
+      create_room: (socket) =>
+        emitAck(socket, 'create_room', { roomName: `Matrix new ${++rooms}`, description: '' }),
+      join_room: async (socket) => join(socket, await someoneElsesRoom()),
+      send_message: async (socket) => {
+        const roomName = await someoneElsesRoom();
+        await join(socket, roomName);
+        return emitAck(socket, 'send_message', { room: roomName, message: 'Hello' });
+      },
+      load_history: async (socket) =>
+        emitAck(socket, 'load_history', { roomName: await someoneElsesRoom(), before: '999999' }),
+      leave_room: async (socket) => {
+        await join(socket, await someoneElsesRoom());
+        return emitAck(socket, 'leave_room');
+      },
+      close_room: async (socket) =>
+        emitAck(socket, 'close_room', { roomName: await someoneElsesRoom() }),
+      lift_restriction: async (socket) =>
+        emitAck(socket, 'lift_restriction', { roomName: await someoneElsesRoom() }),
+    };
+    const rows = matrixRows('Socket');
+    expect(rows.map((row) => row.call).sort()).toEqual(Object.keys(SOCKET_DRIVERS).sort());
+    for (const row of rows) {
+      for (const who of WHO) {
+        const { client } = await caller(who);
+        const socket = await connectChat(url, client, testApp.config.publicUrl).catch(() => null);
+        const outcome = socket && (await SOCKET_DRIVERS[row.call]!(socket)).ok ? 'ok' : 'refused';
+        socket?.close();
+        expect(outcome, `${row.call} as ${who}`).toBe(row.cells[who]);
+      }
     }
+    ownerSocket.close();
   });
 });

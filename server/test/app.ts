@@ -36,10 +36,12 @@ export async function createTestApp(
     webRoot?: string;
     beforeReady?: (app: FastifyInstance) => void;
     now?: () => Date;
+    /** An already open database (a restart test builds a second app on the first one's). */
+    database?: DatabaseHandle;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
-  const database = await openTestDatabase(kind);
+  const database = options.database ?? (await openTestDatabase(kind));
   const app = await buildApp({
     config,
     database,

@@ -16,9 +16,12 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Spawns `server/index.ts` with `env` on a free port and waits until it listens. */
+/**
+ * Spawns `server/index.ts` with `env` on a free port (or `env.PORT`, to restart a server where
+ * its clients expect it) and waits until it listens.
+ */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: ROOT,
     env: {

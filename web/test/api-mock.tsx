@@ -67,6 +67,7 @@ export function testUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
     academicProfile: { fields: [], interests: [] },
     signupMethod: 'form',
     profileCompleted: true,
+    chatUsername: '',
     ...overrides,
   };
 }

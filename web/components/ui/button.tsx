@@ -3,7 +3,14 @@ import { Link, type LinkProps } from 'react-router';
 import styles from './button.module.css';
 
 /** Visual weight of a button or button-styled link. */
-export type ButtonVariant = 'primary' | 'accent' | 'outline' | 'outlineInverse' | 'ghost';
+export type ButtonVariant =
+  | 'primary'
+  | 'accent'
+  | 'outline'
+  | 'outlineInverse'
+  | 'ghost'
+  /** Destructive actions: deleting or closing something for everyone. */
+  | 'danger';
 
 function classes(variant: ButtonVariant, extra?: string): string {
   return [styles.button, styles[variant], extra].filter(Boolean).join(' ');

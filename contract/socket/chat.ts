@@ -1,0 +1,195 @@
+import { z } from 'zod';
+
+/*
+ * The discussion forum's real-time contract (product spec section 7, "Realtime socket"). Event
+ * names and payloads are the old client's; everything the server reads is parsed with these
+ * schemas, and the typed event maps below type both Socket.IO ends.
+ */
+
+/** Longest and shortest room name, message and chat username. */
+export const ROOM_NAME_MAX = 60;
+export const ROOM_DESCRIPTION_MAX = 300;
+export const MESSAGE_MAX = 2000;
+export const CHAT_USERNAME_MIN = 2;
+export const CHAT_USERNAME_MAX = 30;
+
+/** Messages `room_history` carries on join, and per page of older history. */
+export const HISTORY_PAGE = 100;
+
+/** At most this many messages per `MESSAGE_RATE_WINDOW_MS` from one person. */
+export const MESSAGE_RATE_LIMIT = 5;
+export const MESSAGE_RATE_WINDOW_MS = 5_000;
+
+/** A frame larger than this closes the connection. */
+export const SOCKET_MAX_PAYLOAD_BYTES = 64 * 1024;
+
+/** Spec strings of the forum and the room (section 8). */
+export const CHAT_TEXT = {
+  noRooms: 'No chat rooms available. Create one to get started!',
+  noMessages: 'No messages yet. Start the conversation!',
+  needBoth: 'Please enter both a username and room name',
+  needUsername: 'Please enter a username first',
+  duplicateRoom: 'A room with that name already exists',
+  restricted: 'This chat has been restricted due to inappropriate content.',
+  abuseWarning: 'Abusive or inappropriate language has been detected in this conversation...',
+  abuseWarningMore: 'Continued violation may result in account restrictions.',
+  roomClosed: (roomName: string) => `Room ${roomName} has been closed by the creator.`,
+} as const;
+
+/** Event names, declared once (client → server, then server → client). */
+export const CLIENT_EVENTS = {
+  createRoom: 'create_room',
+  joinRoom: 'join_room',
+  leaveRoom: 'leave_room',
+  sendMessage: 'send_message',
+  closeRoom: 'close_room',
+  /** Ours: older messages for scrolling back. */
+  loadHistory: 'load_history',
+  /** Ours: the creator or a librarian lifts a room's restriction. */
+  liftRestriction: 'lift_restriction',
+} as const;
+
+export const SERVER_EVENTS = {
+  availableRooms: 'available_rooms',
+  roomHistory: 'room_history',
+  receiveMessage: 'receive_message',
+  roomMetadata: 'room_metadata',
+  roomClosed: 'room_closed',
+  abuseDetected: 'abuse_detected',
+  chatError: 'chat_error',
+} as const;
+
+const roomName = z
+  .string({ message: 'Please enter a room name' })
+  .trim()
+  .min(1, 'Please enter a room name')
+  .max(ROOM_NAME_MAX, `Room names are at most ${ROOM_NAME_MAX} characters`)
+  .refine((name) => !/\p{Cc}/u.test(name), 'Room names cannot hold control characters');
+
+/** Display names the client may send; the server never trusts them for identity. */
+const displayName = z.string().max(200).optional();
+
+/** `create_room`: `creator` is display only; the creator is the signed-in user. */
+export const createRoomSchema = z.object({
+  roomName,
+  description: z
+    .string()
+    .trim()
+    .max(ROOM_DESCRIPTION_MAX, `Descriptions are at most ${ROOM_DESCRIPTION_MAX} characters`)
+    .optional()
+    .default(''),
+  creator: displayName,
+});
+export type CreateRoomPayload = z.input<typeof createRoomSchema>;
+
+/**
+ * `join_room`. `after` (ours) is the id of the last message the client holds: after a reconnect,
+ * `room_history` then carries only what it missed, so there is no gap and no duplicate.
+ */
+export const joinRoomSchema = z.object({
+  roomName,
+  after: z
+    .string()
+    .regex(/^\d{1,20}$/, 'after must be a message id')
+    .optional(),
+});
+export type JoinRoomPayload = z.input<typeof joinRoomSchema>;
+
+/** `send_message`: `sender` is display only. */
+export const sendMessageSchema = z.object({
+  room: roomName,
+  message: z
+    .string({ message: 'Type a message first' })
+    .max(MESSAGE_MAX, `Messages are at most ${MESSAGE_MAX} characters`)
+    .refine((text) => text.trim().length > 0, 'Type a message first'),
+  sender: displayName,
+});
+export type SendMessagePayload = z.input<typeof sendMessageSchema>;
+
+/** `close_room`: `username` is display only; only the creator or a librarian may close. */
+export const closeRoomSchema = z.object({ roomName, username: displayName });
+export type CloseRoomPayload = z.input<typeof closeRoomSchema>;
+
+/** `load_history`: the page of messages before `before` (a message id), oldest first. */
+export const loadHistorySchema = z.object({
+  roomName,
+  before: z.string().regex(/^\d{1,20}$/, 'before must be a message id'),
+});
+export type LoadHistoryPayload = z.input<typeof loadHistorySchema>;
+
+/** `lift_restriction`. */
+export const liftRestrictionSchema = z.object({ roomName });
+export type LiftRestrictionPayload = z.input<typeof liftRestrictionSchema>;
+
+/** One room of `available_rooms`. `creatorId` lets a client tell its own rooms. */
+export const roomSummarySchema = z.object({
+  roomName: z.string(),
+  description: z.string(),
+  creator: z.string(),
+  creatorId: z.string(),
+  createdAt: z.string(),
+  memberCount: z.number(),
+  abuseDetected: z.boolean(),
+});
+export type RoomSummary = z.infer<typeof roomSummarySchema>;
+
+/** One message. `id` orders messages; `senderId` (null for system messages) tells 'You'. */
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  room: z.string(),
+  sender: z.string(),
+  senderId: z.string().nullable(),
+  content: z.string(),
+  time: z.string(),
+  isSystemMessage: z.boolean(),
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;
+
+/** `room_metadata`. */
+export const roomMetadataSchema = z.object({
+  roomName: z.string(),
+  creator: z.string(),
+  creatorId: z.string(),
+  abuseDetected: z.boolean(),
+});
+export type RoomMetadata = z.infer<typeof roomMetadataSchema>;
+
+/** What every acknowledgement answers. `history` only on `load_history`. */
+export type Ack =
+  | { ok: true; id?: string; history?: ChatMessage[]; hasMore?: boolean }
+  | { ok: false; message: string };
+type AckFn = (answer: Ack) => void;
+
+/** Client → server events, for `Socket<ServerToClient, ClientToServer>` on both ends. */
+export interface ClientToServerEvents {
+  create_room: (payload: CreateRoomPayload, ack?: AckFn) => void;
+  join_room: (payload: JoinRoomPayload, ack?: AckFn) => void;
+  leave_room: (ack?: AckFn) => void;
+  send_message: (payload: SendMessagePayload, ack?: AckFn) => void;
+  close_room: (payload: CloseRoomPayload, ack?: AckFn) => void;
+  load_history: (payload: LoadHistoryPayload, ack?: AckFn) => void;
+  lift_restriction: (payload: LiftRestrictionPayload, ack?: AckFn) => void;
+}
+
+/** Server → client events. */
+export interface ServerToClientEvents {
+  available_rooms: (rooms: RoomSummary[]) => void;
+  /** `hasMore`: older messages exist (load them with `load_history`). */
+  room_history: (messages: ChatMessage[], info?: { roomName: string; hasMore: boolean }) => void;
+  receive_message: (message: ChatMessage) => void;
+  room_metadata: (metadata: RoomMetadata) => void;
+  room_closed: (payload: { roomName: string }) => void;
+  abuse_detected: (payload: { roomName: string }) => void;
+  chat_error: (payload: { message: string }) => void;
+}
+
+/** `PUT /api/users/chat-username`: the forum's 'Choose a username', kept on the profile. */
+export const chatUsernameSchema = z.object({
+  username: z
+    .string({ message: 'Please enter a username first' })
+    .trim()
+    .min(CHAT_USERNAME_MIN, `Usernames are ${CHAT_USERNAME_MIN} to ${CHAT_USERNAME_MAX} characters`)
+    .max(CHAT_USERNAME_MAX, `Usernames are ${CHAT_USERNAME_MIN} to ${CHAT_USERNAME_MAX} characters`)
+    .refine((name) => !/[\p{Cc}<>]/u.test(name), 'Usernames cannot hold < > or control characters'),
+});
+export const chatUsernameResponseSchema = z.object({ username: z.string() });

@@ -1,0 +1,41 @@
+import type { ChatMessage, RoomMetadata, RoomSummary } from '../../contract/socket/chat.ts';
+import type { listRooms, MessageRow, RoomRow } from '../chat/store.ts';
+
+const iso = (value: Date | string) =>
+  (value instanceof Date ? value : new Date(value)).toISOString();
+
+/** One room of `available_rooms`. */
+export function presentRoom(row: Awaited<ReturnType<typeof listRooms>>[number]): RoomSummary {
+  return {
+    roomName: row.name,
+    description: row.description,
+    creator: row.creator_name,
+    creatorId: row.creator_id,
+    createdAt: iso(row.created_at),
+    memberCount: Number(row.member_count ?? 0),
+    abuseDetected: row.abuse_detected,
+  };
+}
+
+/** A message as every client receives it. */
+export function presentMessage(row: MessageRow, roomName: string): ChatMessage {
+  return {
+    id: row.id,
+    room: roomName,
+    sender: row.sender_name,
+    senderId: row.sender_id,
+    content: row.content,
+    time: iso(row.created_at),
+    isSystemMessage: row.is_system,
+  };
+}
+
+/** `room_metadata`. */
+export function presentRoomMetadata(row: RoomRow): RoomMetadata {
+  return {
+    roomName: row.name,
+    creator: row.creator_name,
+    creatorId: row.creator_id,
+    abuseDetected: row.abuse_detected,
+  };
+}

@@ -1,0 +1,329 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Server, Socket } from 'socket.io';
+import type { z } from 'zod';
+import { createModerator } from '../../contract/moderation.ts';
+import {
+  CHAT_TEXT,
+  closeRoomSchema,
+  createRoomSchema,
+  joinRoomSchema,
+  liftRestrictionSchema,
+  loadHistorySchema,
+  MESSAGE_RATE_LIMIT,
+  MESSAGE_RATE_WINDOW_MS,
+  sendMessageSchema,
+  type Ack,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '../../contract/socket/chat.ts';
+import {
+  beat,
+  createRoom,
+  deleteRoom,
+  enterRoom,
+  exitRoom,
+  findRoom,
+  forgetServers,
+  insertMessage,
+  listRooms,
+  roomHistory,
+  SERVER_STALE_MS,
+  setRestricted,
+  type RoomRow,
+} from '../chat/store.ts';
+import type { Database } from '../db/schema.ts';
+import { presentMessage, presentRoom, presentRoomMetadata } from '../presenters/chat.ts';
+import type { SocketUser } from './index.ts';
+
+/** What the server keeps on each socket. */
+export interface ChatSocketData {
+  user: SocketUser;
+  /** The room this socket is in, if any (one at a time, as `leave_room` has no payload). */
+  room?: { id: string; name: string };
+}
+
+export type ChatServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  ChatSocketData
+>;
+type ChatSocket = Socket<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  ChatSocketData
+>;
+
+/** A refusal whose message the person sees. */
+class Refusal extends Error {}
+
+/** The Socket.IO room of a chat room (by id: names may hold any character). */
+const channel = (roomId: string) => `chat:${roomId}`;
+
+/** How often this process proves it is alive, for the member counts. */
+const HEARTBEAT_MS = 10_000;
+
+/** `available_rooms` goes out at most this often; a burst of joins becomes one push. */
+const ROOMS_PUSH_DELAY_MS = 150;
+
+function parse<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.infer<Schema> {
+  const result = schema.safeParse(payload);
+  if (!result.success) throw new Refusal(result.error.issues[0]?.message ?? 'Invalid request.');
+  return result.data;
+}
+
+/**
+ * The discussion forum over Socket.IO: rooms and messages in the database (an acknowledged
+ * message survives a restart), the server deciding who sends and who owns a room, abuse checked
+ * with the shared matcher before anything is stored, and a per-person message rate.
+ */
+export function mountChat(
+  io: ChatServer,
+  options: {
+    db: Kysely<Database>;
+    log: FastifyBaseLogger;
+    moderationWords: readonly string[];
+    now?: () => Date;
+  },
+) {
+  const { db, log } = options;
+  const now = options.now ?? (() => new Date());
+  const serverId = randomUUID();
+  const moderator = createModerator(options.moderationWords);
+  const recent = new Map<string, number[]>();
+
+  let pushTimer: NodeJS.Timeout | undefined;
+  /** Sends every client the room list soon, once for a burst of changes. */
+  const pushRooms = () => {
+    if (pushTimer) return;
+    pushTimer = setTimeout(() => {
+      pushTimer = undefined;
+      listRooms(db, now())
+        .then((rows) => io.emit('available_rooms', rows.map(presentRoom)))
+        .catch((error: unknown) => log.warn({ err: error }, 'could not push the room list'));
+    }, ROOMS_PUSH_DELAY_MS);
+  };
+
+  const heartbeat = async () => {
+    const at = now();
+    await beat(db, serverId, at);
+    await forgetServers(db, { staleBefore: new Date(at.getTime() - 10 * SERVER_STALE_MS) });
+  };
+  // Room lists wait for the first beat, so this process's members count from the start.
+  const ready = heartbeat().catch((error: unknown) =>
+    log.warn({ err: error }, 'chat heartbeat failed'),
+  );
+  const timer = setInterval(() => {
+    heartbeat().catch((error: unknown) => log.warn({ err: error }, 'chat heartbeat failed'));
+  }, HEARTBEAT_MS);
+  timer.unref();
+
+  /** True when `user` may close or lift the restriction of `room`. */
+  const mayManage = (user: SocketUser, room: RoomRow) =>
+    room.creator_id === user.id || user.role === 'librarian';
+
+  const existing = async (name: string) => {
+    const room = await findRoom(db, name);
+    if (!room) throw new Refusal('This room does not exist any more. It may have been closed.');
+    return room;
+  };
+
+  /** The person may send one more message now (a sliding window per person, this process). */
+  const withinRate = (userId: string) => {
+    const at = Date.now();
+    const times = (recent.get(userId) ?? []).filter((time) => at - time < MESSAGE_RATE_WINDOW_MS);
+    if (times.length >= MESSAGE_RATE_LIMIT) {
+      recent.set(userId, times);
+      return false;
+    }
+    times.push(at);
+    recent.set(userId, times);
+    return true;
+  };
+
+  const leave = async (socket: ChatSocket) => {
+    const room = socket.data.room;
+    if (!room) return;
+    socket.data.room = undefined;
+    await socket.leave(channel(room.id));
+    await exitRoom(db, socket.id);
+    pushRooms();
+  };
+
+  io.on('connection', (socket: ChatSocket) => {
+    const user = socket.data.user;
+
+    /** The name the person chose in the forum may have changed since they connected. */
+    const refreshName = async () => {
+      const row = await db
+        .selectFrom('users')
+        .select(['chat_username', 'first_name'])
+        .where('id', '=', user.id)
+        .executeTakeFirst();
+      if (row) user.chatName = row.chat_username ?? row.first_name;
+    };
+
+    /** Registers a handler: parses, answers the ack, or `chat_error` when there is none. */
+    const on = (
+      event: keyof ClientToServerEvents,
+      handler: (payload: unknown) => Promise<Ack | void>,
+    ) => {
+      socket.on(event, async (...args: unknown[]) => {
+        const ack = typeof args.at(-1) === 'function' ? (args.pop() as (a: Ack) => void) : null;
+        let answer: Ack;
+        try {
+          answer = (await handler(args[0])) ?? { ok: true };
+        } catch (error) {
+          if (!(error instanceof Refusal)) log.error({ err: error, event }, 'chat event failed');
+          answer = {
+            ok: false,
+            message:
+              error instanceof Refusal
+                ? error.message
+                : 'Something went wrong on our side. Please try again.',
+          };
+        }
+        if (ack) ack(answer);
+        else if (!answer.ok) socket.emit('chat_error', { message: answer.message });
+      });
+    };
+
+    void ready
+      .then(() => listRooms(db, now()))
+      .then((rows) => socket.emit('available_rooms', rows.map(presentRoom)))
+      .catch((error: unknown) => log.warn({ err: error }, 'could not send the room list'));
+
+    on('create_room', async (payload) => {
+      const body = parse(createRoomSchema, payload);
+      await refreshName();
+      const room = await createRoom(db, {
+        name: body.roomName,
+        description: body.description,
+        creatorId: user.id,
+        creatorName: user.chatName,
+      });
+      if (!room) throw new Refusal(CHAT_TEXT.duplicateRoom);
+      pushRooms();
+    });
+
+    on('join_room', async (payload) => {
+      const body = parse(joinRoomSchema, payload);
+      const room = await existing(body.roomName);
+      await refreshName();
+      if (socket.data.room?.id !== room.id) {
+        await leave(socket);
+        await socket.join(channel(room.id));
+        socket.data.room = { id: room.id, name: room.name };
+      }
+      await enterRoom(db, { socketId: socket.id, serverId, roomId: room.id, userId: user.id });
+      const { messages, hasMore } = await roomHistory(
+        db,
+        room.id,
+        body.after ? { after: body.after } : {},
+      );
+      socket.emit(
+        'room_history',
+        messages.map((message) => presentMessage(message, room.name)),
+        { roomName: room.name, hasMore: body.after ? false : hasMore },
+      );
+      socket.emit('room_metadata', presentRoomMetadata(room));
+      pushRooms();
+    });
+
+    on('leave_room', async () => {
+      await leave(socket);
+    });
+
+    on('load_history', async (payload) => {
+      const body = parse(loadHistorySchema, payload);
+      const room = await existing(body.roomName);
+      const { messages, hasMore } = await roomHistory(db, room.id, { before: body.before });
+      return {
+        ok: true,
+        history: messages.map((message) => presentMessage(message, room.name)),
+        hasMore,
+      };
+    });
+
+    on('send_message', async (payload) => {
+      const body = parse(sendMessageSchema, payload);
+      const joined = socket.data.room;
+      if (!joined || joined.name.toLowerCase() !== body.room.toLowerCase()) {
+        throw new Refusal('Join the room before sending messages to it.');
+      }
+      const room = await existing(joined.name);
+      if (room.abuse_detected) throw new Refusal(CHAT_TEXT.restricted);
+      if (!withinRate(user.id)) {
+        throw new Refusal(
+          `You are sending messages too fast: at most ${MESSAGE_RATE_LIMIT} every ${MESSAGE_RATE_WINDOW_MS / 1000} seconds. Please wait a moment.`,
+        );
+      }
+      if (moderator.isAbusive(body.message)) {
+        // Never stored, never delivered: the room is restricted for everyone instead.
+        await setRestricted(db, room.id, true);
+        io.to(channel(room.id)).emit('abuse_detected', { roomName: room.name });
+        io.to(channel(room.id)).emit(
+          'room_metadata',
+          presentRoomMetadata({ ...room, abuse_detected: true }),
+        );
+        pushRooms();
+        throw new Refusal(`${CHAT_TEXT.abuseWarning} ${CHAT_TEXT.abuseWarningMore}`);
+      }
+      const row = await insertMessage(db, {
+        roomId: room.id,
+        senderId: user.id,
+        senderName: user.chatName,
+        content: body.message,
+      });
+      io.to(channel(room.id)).emit('receive_message', presentMessage(row, room.name));
+      return { ok: true, id: row.id };
+    });
+
+    on('close_room', async (payload) => {
+      const body = parse(closeRoomSchema, payload);
+      const room = await existing(body.roomName);
+      if (!mayManage(user, room)) {
+        throw new Refusal('Only the room’s creator or a librarian can close it.');
+      }
+      await deleteRoom(db, room.id);
+      io.to(channel(room.id)).emit('room_closed', { roomName: room.name });
+      io.in(channel(room.id)).socketsLeave(channel(room.id));
+      pushRooms();
+    });
+
+    on('lift_restriction', async (payload) => {
+      const body = parse(liftRestrictionSchema, payload);
+      const room = await existing(body.roomName);
+      if (!mayManage(user, room)) {
+        throw new Refusal('Only the room’s creator or a librarian can lift the restriction.');
+      }
+      await setRestricted(db, room.id, false);
+      io.to(channel(room.id)).emit(
+        'room_metadata',
+        presentRoomMetadata({ ...room, abuse_detected: false }),
+      );
+      pushRooms();
+    });
+
+    socket.on('disconnect', () => {
+      if (!socket.data.room) return;
+      socket.data.room = undefined;
+      exitRoom(db, socket.id)
+        .then(pushRooms)
+        .catch((error: unknown) => log.warn({ err: error }, 'could not record a departure'));
+    });
+  });
+
+  return {
+    serverId,
+    /** Stops the heartbeat and forgets this process's presence (a clean shutdown). */
+    async close() {
+      clearInterval(timer);
+      if (pushTimer) clearTimeout(pushTimer);
+      await forgetServers(db, { serverId }).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage, RoomMetadata } from '../../contract/socket/chat.ts';
+import { compareMessageIds, isRestricted, mergeMessages, roomReducer } from './chat-room.ts';
+
+const message = (id: string, content = `Message ${id}`): ChatMessage => ({
+  id,
+  room: 'Physics 101',
+  sender: 'Grace',
+  senderId: 'user-2',
+  content,
+  time: '2026-03-02T10:15:00.000Z',
+  isSystemMessage: false,
+});
+
+const ids = (messages: readonly ChatMessage[]) => messages.map((item) => item.id);
+
+describe('mergeMessages', () => {
+  it('orders by numeric id, not as text', () => {
+    expect(ids(mergeMessages([message('9')], [message('10'), message('2')]))).toEqual([
+      '2',
+      '9',
+      '10',
+    ]);
+    expect(compareMessageIds('99999999999999999998', '99999999999999999999')).toBeLessThan(0);
+  });
+
+  it('drops messages already held and repeated ones in the same batch', () => {
+    const held = [message('1'), message('2'), message('3')];
+    const merged = mergeMessages(held, [message('3'), message('4'), message('4'), message('2')]);
+    expect(ids(merged)).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('merges a reconnect gap that overlaps live messages, in order, without duplicates', () => {
+    // Held 1-3; while away 4 and 5 were sent; 5 also arrived live just before the history.
+    let held = mergeMessages([message('1'), message('2'), message('3')], [message('5')]);
+    held = mergeMessages(held, [message('4'), message('5')]);
+    expect(ids(held)).toEqual(['1', '2', '3', '4', '5']);
+  });
+
+  it('returns the same array when nothing is new', () => {
+    const held = [message('1'), message('2')];
+    expect(mergeMessages(held, [message('2')])).toBe(held);
+    expect(mergeMessages(held, [])).toBe(held);
+  });
+});
+
+describe('roomReducer', () => {
+  const initial = roomReducer(
+    {
+      messages: [],
+      loaded: false,
+      hasMore: false,
+      loadingOlder: false,
+      metadata: null,
+      flagged: false,
+      warning: false,
+      joinError: '',
+      error: '',
+      closed: false,
+      live: null,
+    },
+    { type: 'history', messages: [message('5')], hasMore: true },
+  );
+  const meta = (abuseDetected: boolean): RoomMetadata => ({
+    roomName: 'Physics 101',
+    creator: 'Grace',
+    creatorId: 'user-2',
+    abuseDetected,
+  });
+
+  it('keeps hasMore when a resumed join sends only the gap', () => {
+    const resumed = roomReducer(initial, { type: 'history', messages: [message('6')] });
+    expect(resumed.hasMore).toBe(true);
+    expect(resumed.live).toBeNull();
+  });
+
+  it('marks live messages for announcement, not a repeat of one held', () => {
+    const live = roomReducer(initial, { type: 'message', message: message('6') });
+    expect(live.live?.id).toBe('6');
+    expect(roomReducer(live, { type: 'message', message: message('6') })).toBe(live);
+  });
+
+  it('opens the warning once per restriction and a lift ends a local one too', () => {
+    const flagged = roomReducer(initial, { type: 'flag' });
+    expect(isRestricted(flagged) && flagged.warning).toBe(true);
+    const acknowledged = roomReducer(flagged, { type: 'acknowledge' });
+    // The server's own flag for the same restriction does not bring the warning back.
+    const serverToo = roomReducer(acknowledged, { type: 'metadata', metadata: meta(true) });
+    expect(serverToo.warning).toBe(false);
+    const lifted = roomReducer(serverToo, { type: 'metadata', metadata: meta(false) });
+    expect(isRestricted(lifted)).toBe(false);
+  });
+
+  it('keeps a restriction found in this browser when unrelated metadata arrives', () => {
+    const flagged = roomReducer(initial, { type: 'flag' });
+    const later = roomReducer(flagged, { type: 'metadata', metadata: meta(false) });
+    expect(isRestricted(later)).toBe(true);
+  });
+});

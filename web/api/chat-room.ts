@@ -1,0 +1,256 @@
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { Ack, ChatMessage, RoomMetadata } from '../../contract/socket/chat.ts';
+import { chatRequest, getChatSocket, leaveChatRoom } from './chat-socket.ts';
+
+/**
+ * Orders two message ids numerically. Ids are decimal strings of up to 20 digits (beyond a
+ * double's precision), so the longer one is the larger and equal lengths compare as text.
+ */
+export function compareMessageIds(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Adds `incoming` to `held` without duplicates, ordered by numeric id. A reconnect's
+ * `room_history`, a live `receive_message` and an older page may overlap in any way. Returns
+ * `held` itself when nothing is new, so a repeated message causes no re-render.
+ */
+export function mergeMessages(
+  held: readonly ChatMessage[],
+  incoming: readonly ChatMessage[],
+): ChatMessage[] {
+  const known = new Set(held.map((message) => message.id));
+  const fresh = incoming.filter((message) => {
+    if (known.has(message.id)) return false;
+    known.add(message.id);
+    return true;
+  });
+  if (fresh.length === 0) return held as ChatMessage[];
+  return [...held, ...fresh].sort((a, b) => compareMessageIds(a.id, b.id));
+}
+
+/** What a room screen knows about its room. */
+export interface RoomState {
+  messages: ChatMessage[];
+  /** The first `room_history` has arrived (until then the list is loading, not empty). */
+  loaded: boolean;
+  /** Older messages exist on the server. */
+  hasMore: boolean;
+  loadingOlder: boolean;
+  metadata: RoomMetadata | null;
+  /** Restricted by `abuse_detected` or by the browser's own check, until a lift. */
+  flagged: boolean;
+  /** The warning modal is up (it opens each time the room becomes restricted). */
+  warning: boolean;
+  /** The join was refused (the room does not exist): the sentence to show. */
+  joinError: string;
+  /** The last refusal that came without an acknowledgement (`chat_error`) or from older history. */
+  error: string;
+  /** `room_closed` arrived. */
+  closed: boolean;
+  /** The last message that arrived live (not history), to announce to screen readers. */
+  live: ChatMessage | null;
+}
+
+type RoomAction =
+  | { type: 'history'; messages: ChatMessage[]; hasMore?: boolean }
+  | { type: 'older'; messages: ChatMessage[]; hasMore: boolean }
+  | { type: 'loadingOlder'; loading: boolean }
+  | { type: 'message'; message: ChatMessage }
+  | { type: 'metadata'; metadata: RoomMetadata }
+  | { type: 'flag' }
+  | { type: 'lifted' }
+  | { type: 'acknowledge' }
+  | { type: 'joined' }
+  | { type: 'joinFailed'; message: string }
+  | { type: 'error'; message: string }
+  | { type: 'closed' };
+
+const INITIAL: RoomState = {
+  messages: [],
+  loaded: false,
+  hasMore: false,
+  loadingOlder: false,
+  metadata: null,
+  flagged: false,
+  warning: false,
+  joinError: '',
+  error: '',
+  closed: false,
+  live: null,
+};
+
+/** True when the room is restricted: the server's flag or a detection in this browser. */
+export function isRestricted(state: RoomState): boolean {
+  return state.flagged || Boolean(state.metadata?.abuseDetected);
+}
+
+/** The room's state machine (exported for tests). */
+export function roomReducer(state: RoomState, action: RoomAction): RoomState {
+  switch (action.type) {
+    case 'history':
+      return {
+        ...state,
+        messages: mergeMessages(state.messages, action.messages),
+        loaded: true,
+        hasMore: action.hasMore ?? state.hasMore,
+      };
+    case 'older':
+      return {
+        ...state,
+        messages: mergeMessages(state.messages, action.messages),
+        hasMore: action.hasMore,
+        loadingOlder: false,
+      };
+    case 'loadingOlder':
+      return { ...state, loadingOlder: action.loading };
+    case 'message': {
+      const messages = mergeMessages(state.messages, [action.message]);
+      return messages === state.messages ? state : { ...state, messages, live: action.message };
+    }
+    case 'metadata': {
+      const wasRestricted = isRestricted(state);
+      // A true → false change is a lift, which also ends a restriction this browser set.
+      const lifted = Boolean(state.metadata?.abuseDetected) && !action.metadata.abuseDetected;
+      const next = {
+        ...state,
+        metadata: action.metadata,
+        flagged: lifted ? false : state.flagged,
+      };
+      return { ...next, warning: isRestricted(next) ? state.warning || !wasRestricted : false };
+    }
+    case 'flag':
+      return { ...state, flagged: true, warning: state.warning || !isRestricted(state) };
+    case 'lifted':
+      return { ...state, flagged: false, warning: false };
+    case 'acknowledge':
+      return { ...state, warning: false };
+    case 'joined':
+      return { ...state, joinError: '' };
+    case 'joinFailed':
+      return { ...state, joinError: action.message };
+    case 'error':
+      return { ...state, error: action.message, loadingOlder: false };
+    case 'closed':
+      return { ...state, closed: true, warning: false };
+  }
+}
+
+const sameRoom = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Joins `roomName` on the shared socket while mounted and keeps its messages, metadata and
+ * restriction. After every (re)connect it joins again with `after` = the newest message held, so
+ * the server sends only what was missed; everything is merged by id. Leaves on unmount.
+ * The caller keeps the socket connected with `useChatConnection`.
+ */
+export function useRoom(roomName: string) {
+  const [state, dispatch] = useReducer(roomReducer, INITIAL);
+  const latest = useRef(state);
+  useEffect(() => {
+    latest.current = state;
+  });
+
+  useEffect(() => {
+    const socket = getChatSocket();
+    // A resumed join's history says hasMore false (it holds only the gap): keep what we know.
+    let resuming = false;
+
+    const join = () => {
+      const after = latest.current.messages.at(-1)?.id;
+      resuming = after !== undefined;
+      void chatRequest('join_room', after ? { roomName, after } : { roomName }).then((ack) =>
+        dispatch(ack.ok ? { type: 'joined' } : { type: 'joinFailed', message: ack.message }),
+      );
+    };
+    const onHistory = (messages: ChatMessage[], info?: { roomName: string; hasMore: boolean }) => {
+      if (info && !sameRoom(info.roomName, roomName)) return;
+      dispatch({ type: 'history', messages, hasMore: resuming ? undefined : info?.hasMore });
+    };
+    const onMessage = (message: ChatMessage) => {
+      if (sameRoom(message.room, roomName)) dispatch({ type: 'message', message });
+    };
+    const onMetadata = (metadata: RoomMetadata) => {
+      if (sameRoom(metadata.roomName, roomName)) dispatch({ type: 'metadata', metadata });
+    };
+    const onAbuse = (payload: { roomName: string }) => {
+      if (sameRoom(payload.roomName, roomName)) dispatch({ type: 'flag' });
+    };
+    const onClosed = (payload: { roomName: string }) => {
+      if (sameRoom(payload.roomName, roomName)) dispatch({ type: 'closed' });
+    };
+    const onError = (payload: { message: string }) =>
+      dispatch({ type: 'error', message: payload.message });
+
+    socket.on('connect', join);
+    socket.on('room_history', onHistory);
+    socket.on('receive_message', onMessage);
+    socket.on('room_metadata', onMetadata);
+    socket.on('abuse_detected', onAbuse);
+    socket.on('room_closed', onClosed);
+    socket.on('chat_error', onError);
+    if (socket.connected) join();
+    return () => {
+      socket.off('connect', join);
+      socket.off('room_history', onHistory);
+      socket.off('receive_message', onMessage);
+      socket.off('room_metadata', onMetadata);
+      socket.off('abuse_detected', onAbuse);
+      socket.off('room_closed', onClosed);
+      socket.off('chat_error', onError);
+      // Leaving by the browser's Back button too, so the member counts stay true.
+      leaveChatRoom();
+    };
+  }, [roomName]);
+
+  /** Fetches the page before the oldest message held, if there is one. */
+  const loadOlder = useCallback(() => {
+    const current = latest.current;
+    const oldest = current.messages[0]?.id;
+    if (!current.hasMore || current.loadingOlder || oldest === undefined) return;
+    // Marked at once, so a burst of scroll events asks only once.
+    latest.current = { ...current, loadingOlder: true };
+    dispatch({ type: 'loadingOlder', loading: true });
+    void chatRequest('load_history', { roomName, before: oldest }).then((ack) => {
+      if (ack.ok)
+        dispatch({ type: 'older', messages: ack.history ?? [], hasMore: ack.hasMore ?? false });
+      else dispatch({ type: 'error', message: ack.message });
+    });
+  }, [roomName]);
+
+  /** Sends a message; the acknowledgement says whether it was stored. */
+  const send = useCallback(
+    (message: string, sender: string): Promise<Ack> =>
+      chatRequest('send_message', { room: roomName, message, sender }),
+    [roomName],
+  );
+
+  /** Marks the room restricted in this browser (its own abuse check matched). */
+  const flag = useCallback(() => dispatch({ type: 'flag' }), []);
+  const acknowledge = useCallback(() => dispatch({ type: 'acknowledge' }), []);
+
+  /** Lifts the restriction (creator or librarian). */
+  const liftRestriction = useCallback(async (): Promise<Ack> => {
+    const ack = await chatRequest('lift_restriction', { roomName });
+    if (ack.ok) dispatch({ type: 'lifted' });
+    return ack;
+  }, [roomName]);
+
+  /** Closes the room for everyone (creator or librarian). */
+  const closeRoom = useCallback(
+    (username: string): Promise<Ack> => chatRequest('close_room', { roomName, username }),
+    [roomName],
+  );
+
+  return {
+    ...state,
+    restricted: isRestricted(state),
+    loadOlder,
+    send,
+    flag,
+    acknowledge,
+    liftRestriction,
+    closeRoom,
+  };
+}

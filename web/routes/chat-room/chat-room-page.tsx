@@ -1,0 +1,200 @@
+import { useState } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { homePathFor, type CurrentUser } from '../../../contract/http/users.ts';
+import { ROUTES } from '../../../contract/routes.ts';
+import { CHAT_TEXT } from '../../../contract/socket/chat.ts';
+import { useModerator } from '../../api/chat.ts';
+import { useRoom } from '../../api/chat-room.ts';
+import { leaveChatRoom, useChatConnection } from '../../api/chat-socket.ts';
+import { useCurrentUser } from '../../api/session.ts';
+import { ConnectionNotice } from '../../components/chat/connection-notice.tsx';
+import { FormMessage } from '../../components/forms/fields.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Dialog } from '../../components/ui/dialog.tsx';
+import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { MessageComposer } from './message-composer.tsx';
+import { MessageList } from './message-list.tsx';
+import styles from './chat-room.module.css';
+
+/**
+ * `/room/:roomName`: one chat room. Someone without a forum username is sent to the forum to
+ * choose one first, since every message carries it.
+ */
+export function ChatRoomPage() {
+  const { roomName = '' } = useParams();
+  const { data: user } = useCurrentUser();
+  if (!user) return null;
+  if (!user.chatUsername) return <Navigate to={ROUTES.discussionForum} replace />;
+  // A new room is a fresh screen: its messages and restriction must not leak into the next.
+  return <ChatRoom key={roomName} roomName={roomName} user={user} />;
+}
+
+function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
+  const connection = useChatConnection();
+  const room = useRoom(roomName);
+  const moderator = useModerator();
+  const navigate = useNavigate();
+  const [confirmingClose, setConfirmingClose] = useState(false);
+  const [closeError, setCloseError] = useState('');
+  const [closing, setClosing] = useState(false);
+  const [actionError, setActionError] = useState('');
+
+  const name = room.metadata?.roomName ?? roomName;
+  useDocumentTitle(`Chat Room: ${name}`);
+  const isCreator = room.metadata !== null && room.metadata.creatorId === user.id;
+  const mayManage = isCreator || user.role === 'librarian';
+
+  const leave = () => {
+    leaveChatRoom();
+    void navigate(ROUTES.discussionForum);
+  };
+
+  const onSend = async (text: string) => {
+    if (moderator.isAbusive(text)) {
+      // Never sent: the room is restricted here instead, with the warning.
+      room.flag();
+      return { clear: true };
+    }
+    const ack = await room.send(text, user.chatUsername);
+    return ack.ok ? { clear: true } : { clear: false, error: ack.message };
+  };
+
+  const onCloseRoom = async () => {
+    setClosing(true);
+    const ack = await room.closeRoom(user.chatUsername);
+    setClosing(false);
+    // On success `room_closed` arrives here too and its alert takes over.
+    if (ack.ok) setConfirmingClose(false);
+    else setCloseError(ack.message);
+  };
+
+  const onLift = async () => {
+    const ack = await room.liftRestriction();
+    setActionError(ack.ok ? '' : ack.message);
+  };
+
+  if (room.joinError) {
+    return (
+      <div className={`container ${styles.page}`}>
+        <h1 className={styles.title}>Chat Room: {name}</h1>
+        <FormMessage>{room.joinError}</FormMessage>
+        <p>
+          <Link to={ROUTES.discussionForum}>Back to the discussion forum</Link>
+        </p>
+      </div>
+    );
+  }
+
+  const live = room.live && room.live.senderId !== user.id ? room.live : null;
+
+  return (
+    <div className={`container ${styles.page}`}>
+      <header className={styles.header}>
+        <div className={styles.heading}>
+          <h1 className={styles.title}>Chat Room: {name}</h1>
+          {isCreator ? <span className={styles.badge}>Creator</span> : null}
+        </div>
+        <div className={styles.headerActions}>
+          {mayManage ? (
+            <Button
+              variant="danger"
+              onClick={() => {
+                setCloseError('');
+                setConfirmingClose(true);
+              }}
+              disabled={room.closed}
+            >
+              Close Room
+            </Button>
+          ) : null}
+          <Button variant="outline" onClick={leave}>
+            Leave Room
+          </Button>
+        </div>
+      </header>
+      <ConnectionNotice connection={connection} />
+
+      {room.restricted ? (
+        <div className={styles.banner}>
+          <p role="status">{CHAT_TEXT.restricted}</p>
+          {mayManage ? (
+            <Button variant="outline" onClick={() => void onLift()}>
+              Lift restriction
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+      <FormMessage>{actionError || room.error}</FormMessage>
+
+      <MessageList
+        messages={room.messages}
+        userId={user.id}
+        loaded={room.loaded}
+        hasMore={room.hasMore}
+        loadingOlder={room.loadingOlder}
+        onLoadOlder={room.loadOlder}
+      />
+      {/* New messages from others only; history and one's own messages are not read out. */}
+      <p className="visually-hidden" aria-live="polite">
+        {live ? `${live.sender}: ${live.content}` : ''}
+      </p>
+      <MessageComposer
+        disabled={room.restricted || room.closed || connection.status !== 'connected'}
+        onSend={onSend}
+      />
+
+      <Dialog
+        open={room.warning}
+        title="Inappropriate language"
+        onClose={room.acknowledge}
+        actions={
+          <>
+            <Button onClick={room.acknowledge} data-autofocus>
+              Acknowledge
+            </Button>
+            <Button variant="outline" onClick={leave}>
+              Leave Room
+            </Button>
+          </>
+        }
+      >
+        <p>{CHAT_TEXT.abuseWarning}</p>
+        <p>{CHAT_TEXT.abuseWarningMore}</p>
+      </Dialog>
+
+      <Dialog
+        open={confirmingClose && !room.closed}
+        title="Close Room"
+        onClose={() => setConfirmingClose(false)}
+        actions={
+          <>
+            <Button variant="outline" onClick={() => setConfirmingClose(false)} data-autofocus>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={() => void onCloseRoom()} disabled={closing}>
+              {closing ? 'Closing…' : 'Close Room'}
+            </Button>
+          </>
+        }
+      >
+        <p>Close “{name}” for everyone in it?</p>
+        <p>The room and its messages are removed for all users. This cannot be undone.</p>
+        {closeError ? <p role="alert">{closeError}</p> : null}
+      </Dialog>
+
+      <Dialog
+        open={room.closed}
+        alert
+        title="Room closed"
+        onClose={() => void navigate(homePathFor(user.role))}
+        actions={
+          <Button onClick={() => void navigate(homePathFor(user.role))} data-autofocus>
+            OK
+          </Button>
+        }
+      >
+        <p>{CHAT_TEXT.roomClosed(name)}</p>
+      </Dialog>
+    </div>
+  );
+}
