@@ -18,6 +18,7 @@ import { healthRoutes } from './routes/health/index.ts';
 import { libraryRoutes } from './routes/library/index.ts';
 import { loadModerationWords } from './chat/moderation-words.ts';
 import { chatRoutes } from './routes/chat/index.ts';
+import { chatbotRoutes } from './routes/chatbot/index.ts';
 import { startSweeper } from './reservations/sweeper.ts';
 import { requestRoutes } from './routes/requests/index.ts';
 import { reservationRoutes } from './routes/reservations/index.ts';
@@ -154,6 +155,7 @@ export async function buildApp({
       await api.register(requestRoutes, context);
       await api.register(reservationRoutes, context);
       await api.register(chatRoutes, context);
+      await api.register(chatbotRoutes, context);
     },
     { prefix: '/api' },
   );

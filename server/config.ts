@@ -68,6 +68,15 @@ const envSchema = z.object({
     .string()
     .min(32, 'must be at least 32 characters (try: openssl rand -base64 32)')
     .optional(),
+  LLM_BASE_URL: httpUrl.optional(),
+  LLM_MODEL: z.string().min(1).default('llama3.2'),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: z.coerce
+    .number({ message: 'must be a whole number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(1000, 'must be at least 1000')
+    .max(25_000, 'must be at most 25000 (answers come within 30 seconds)')
+    .default(15_000),
   MODERATION_WORDS: z.string().optional(),
   MODERATION_WORDS_FILE: z.string().min(1).optional(),
   FACULTY_EMAIL_DOMAINS: z
@@ -119,6 +128,9 @@ export interface Config {
   oidc: { issuer: string; clientId: string; clientSecret: string; label: string } | undefined;
   /** E-mail domains allowed to sign up as faculty; empty means anyone may. */
   facultyEmailDomains: string[];
+  /** The chatbot's OpenAI-compatible language model, when LLM_BASE_URL is set. */
+  llm:
+    { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | undefined;
   /** Words the library adds to the chat's abuse matcher: a comma-separated list and a file. */
   moderation: { words: string[]; wordsFile: string | undefined };
   library: {
@@ -215,6 +227,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((domain) => domain.trim().toLowerCase())
       .filter(Boolean),
+    llm: e.LLM_BASE_URL
+      ? {
+          baseUrl: e.LLM_BASE_URL,
+          model: e.LLM_MODEL,
+          apiKey: e.LLM_API_KEY,
+          timeoutMs: e.LLM_TIMEOUT_MS,
+        }
+      : undefined,
     moderation: {
       words: (e.MODERATION_WORDS ?? '')
         .split(',')

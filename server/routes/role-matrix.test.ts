@@ -106,6 +106,8 @@ const DRIVERS: Record<string, Driver> = {
       payload: { username: 'reader' },
     }),
   'GET /api/chat/moderation-words': ({ client }) => client.get('/api/chat/moderation-words'),
+  'POST /api/chat': ({ client }) =>
+    client.post('/api/chat', { prompt: 'When are you open?', sessionId: 'matrix', history: [] }),
   'GET /api/auth/*': ({ client }) => client.get('/api/auth/get-session'),
   'POST /api/auth/*': ({ client, account }) =>
     client.post('/api/auth/sign-in/email', { email: account.email, password: account.password }),

@@ -1,0 +1,170 @@
+import type { ItemType } from '../../contract/http/catalogue.ts';
+
+/** What a question asks for, as far as the built-in assistant can tell. */
+export type Intent =
+  | { kind: 'greeting' }
+  | { kind: 'thanks' }
+  | { kind: 'help' }
+  | { kind: 'hours' }
+  | { kind: 'contact' }
+  | { kind: 'reserve-howto' }
+  | { kind: 'request-howto' }
+  | { kind: 'forum-howto' }
+  | { kind: 'my-reservations' }
+  | { kind: 'my-requests' }
+  | { kind: 'others-data' }
+  | { kind: 'injection' }
+  | { kind: 'availability'; title: string }
+  | { kind: 'author-of'; title: string }
+  | { kind: 'works-by'; author: string; type?: ItemType }
+  | { kind: 'topic'; topic: string; type?: ItemType }
+  | { kind: 'unknown' };
+
+/** Attempts to make the assistant drop its rules or show its instructions. */
+const INJECTION = [
+  /\b(ignore|disregard|forget|override)\b.{0,40}\b(instructions?|rules|prompts?|guidelines|above|previous|prior)\b/,
+  /\b(system|hidden|initial|original)\s+(prompt|instructions?|message)\b/,
+  /\byour\s+(instructions|prompt|rules|guidelines)\b/,
+  /\b(you are now|act as|pretend to be|roleplay as|jailbreak|developer mode|dan mode)\b/,
+  /\b(print|reveal|repeat|show|tell me|output|leak)\b.{0,30}\b(prompt|instructions|configuration|secret|api key|password)s?\b/,
+];
+
+/** Questions about somebody else's records (never answered, whoever asks). */
+const OTHERS_DATA = [
+  /\b(all|every(one'?s)?|everybody'?s|other (people|users|students)'?s?|someone else'?s?|another (user|student)'?s?)\b.{0,30}\b(reservations?|requests?|bookings?|records?|loans?|e-?mails?|accounts?)\b/,
+  /\b(reservations?|requests?|bookings?|loans?|records?)\b.{0,20}\b(of|for|by|made by)\b\s+(user|student|someone|somebody|[a-z0-9._%+-]+@[a-z0-9.-]+)/,
+  /\b(who|which (students?|users?|people))\b.{0,20}\b(reserved|requested|borrowed|booked)\b/,
+  /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}.{0,30}\b(reserv|request|borrow|book)/,
+];
+
+const TYPE_WORDS: [RegExp, ItemType][] = [
+  [/^(research\s+)?(papers?|articles?|research|publications?|preprints?)$/, 'paper'],
+  [/^(course\s+materials?|courses?|lecture notes|syllabi|syllabus|materials?)$/, 'course'],
+  [/^(books?|novels?|textbooks?|titles?)$/, 'book'],
+];
+
+/** The catalogue type a noun names ('papers' → paper), if any. */
+export function typeOf(noun: string | undefined): ItemType | undefined {
+  if (!noun) return undefined;
+  const word = noun.trim().toLowerCase();
+  return TYPE_WORDS.find(([pattern]) => pattern.test(word))?.[1];
+}
+
+/** Trims quotes, a trailing question mark and filler from an extracted title or topic. */
+export function cleanPhrase(text: string): string {
+  return text
+    .replace(/[?!.]+\s*$/g, '')
+    .replace(/^\s*(the book|the novel|the paper|a book called|a book named|book|novel)\s+/i, '')
+    .replace(/\s+(please|pls|thanks|thank you|in (the|your) (library|catalogue|catalog))\s*$/i, '')
+    .replace(/^["'“”‘’«]+|["'“”‘’»]+$/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Reads what a question asks. Plain patterns, in an order that resolves overlaps: safety first
+ * (attempts to override the rules, other people's data), then one's own records, then questions
+ * about a title, an author or a topic, then the library's facts and how-tos.
+ */
+export function recognise(prompt: string): Intent {
+  const text = prompt.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim();
+  const original = prompt.replace(/\s+/g, ' ').trim();
+  /** The same span of the original text, to keep a title's capitals. */
+  const span = (match: RegExpMatchArray, group: number) => {
+    const found = match[group] ?? '';
+    const start = text.indexOf(found, match.index ?? 0);
+    return cleanPhrase(start >= 0 ? original.slice(start, start + found.length) : found);
+  };
+
+  if (INJECTION.some((pattern) => pattern.test(text))) return { kind: 'injection' };
+  if (OTHERS_DATA.some((pattern) => pattern.test(text))) return { kind: 'others-data' };
+
+  if (
+    /\bmy\b.{0,20}\b(reservations?|bookings?|holds?|pick-?ups?|loans?)\b/.test(text) ||
+    /\bwhat (have|did) i (reserve|book)/.test(text) ||
+    /\b(did|have) i reserve/.test(text)
+  ) {
+    return { kind: 'my-reservations' };
+  }
+  if (
+    /\bmy\b.{0,20}\b(requests?|suggestions?)\b/.test(text) ||
+    /\bwhat (happened|is happening) (to|with) (the|my) (request|book i (asked|requested))/.test(
+      text,
+    ) ||
+    /\b(did|have) i (request|ask for)/.test(text)
+  ) {
+    return { kind: 'my-requests' };
+  }
+
+  let match = text.match(
+    /\b(?:is|are)\s+(.+?)\s+(?:available|free|in stock|on the shelf)(?:\s+(?:to|for)\s+(?:reserve|reservation|borrow|borrowing|pick ?up|loan))?\b/,
+  );
+  if (match && !/^(the library|it|there|you|this|that)$/.test(match[1]!.trim()))
+    return { kind: 'availability', title: span(match, 1) };
+  match = text.match(/\bcan i (?:reserve|borrow|book|pick up|get a copy of)\s+(.+)/);
+  if (match && !/^(a |any |books?$|a copy$)/.test(match[1]!.trim()))
+    return { kind: 'availability', title: span(match, 1) };
+
+  match = text.match(
+    /\b(?:who (?:wrote|is the author of|authored|was the author of|is the writer of)|author of|writer of)\s+(.+)/,
+  );
+  if (match) return { kind: 'author-of', title: span(match, 1) };
+
+  match = text.match(
+    /\b((?:research\s+)?papers?|articles?|books?|novels?|works?|publications?|course materials?|anything|something)\s+(?:by|from|written by|authored by)\s+(.+)/,
+  );
+  if (match && !/^(the library|you)\b/.test(match[2]!)) {
+    return { kind: 'works-by', author: span(match, 2), type: typeOf(match[1]) };
+  }
+
+  match = text.match(
+    /\b(?:do you have|have you got|are there|is there|any|find|finding|looking for|search for|searching for|recommend|suggest|need|want|show me|list)\s+(?:me\s+)?(?:some\s+|any\s+|a few\s+|good\s+|a\s+)?((?:research\s+)?papers?|articles?|books?|novels?|textbooks?|course materials?|courses?|materials?|resources?|readings?|something|anything)\s+(?:on|about|regarding|related to|for|covering|in|concerning)\s+(.+)/,
+  );
+  if (match) return { kind: 'topic', topic: span(match, 2), type: typeOf(match[1]) };
+  match = text.match(
+    /^((?:research\s+)?papers?|articles?|books?|novels?|textbooks?|course materials?)\s+(?:on|about|regarding|for)\s+(.+)/,
+  );
+  if (match) return { kind: 'topic', topic: span(match, 2), type: typeOf(match[1]) };
+
+  if (/\b(open(ing)?|clos(e|es|ed|ing)|hours|timings?|schedule)\b/.test(text))
+    return { kind: 'hours' };
+  if (
+    /\b(contact|phone|telephone|call|e-?mail|address|where is the library|where are you|located|location|reach (you|the library)|get in touch|librarian)\b/.test(
+      text,
+    )
+  ) {
+    return { kind: 'contact' };
+  }
+  if (
+    /\b(reserv\w*|pick ?up|offline book|hold a (book|copy)|borrow\w*|check ?out|time slots?)\b/.test(
+      text,
+    )
+  )
+    return { kind: 'reserve-howto' };
+  if (
+    /\b(request|suggest|purchase|acquire|order)\w*\b/.test(text) ||
+    /\b(don'?t|do not|doesn'?t|does not) have\b|\bmissing\b|\bnot in the (catalogue|catalog|library)\b|\bcan'?t find\b/.test(
+      text,
+    )
+  ) {
+    return { kind: 'request-howto' };
+  }
+  if (/\b(forum|chat ?rooms?|discussion|rooms?|chat with)\b/.test(text))
+    return { kind: 'forum-howto' };
+  if (/^(hi|hello|hey|hiya|good (morning|afternoon|evening)|greetings)\b/.test(text))
+    return { kind: 'greeting' };
+  if (/^(thanks|thank you|thx|cheers|great|ok(ay)? thanks)\b/.test(text)) return { kind: 'thanks' };
+  if (/\b(help|what can you do|who are you|what are you|how do you work)\b/.test(text))
+    return { kind: 'help' };
+
+  // A short phrase on its own ('Frankenstein', 'machine learning') is most likely a search.
+  const words = text.replace(/[?!.]/g, '').split(' ').filter(Boolean);
+  if (
+    words.length > 0 &&
+    words.length <= 6 &&
+    !/^(what|why|how|when|where|who|can|could|should|would|is|are|do|does)\b/.test(text)
+  ) {
+    return { kind: 'topic', topic: cleanPhrase(original) };
+  }
+  return { kind: 'unknown' };
+}
