@@ -153,7 +153,12 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
   it('delivers a message to everyone in the room once stored, with the server-side sender', async () => {
     const adaSocket = await connect(ada);
     const alanSocket = await connect(alan);
-    const name = await roomOf(adaSocket);
+    const name = newRoomName();
+    // Listening from the start: the push with both members may come before the messages do.
+    const bothIn = roomsWhere(alanSocket, (rooms) =>
+      rooms.some((room) => room.roomName === name && room.memberCount === 2),
+    );
+    await roomOf(adaSocket, name);
     const joined = await join(alanSocket, name);
     expect(joined.history[0]).toEqual([]);
     expect(joined.metadata).toEqual({
@@ -180,10 +185,7 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
       isSystemMessage: false,
     });
     expect((await atAda)[0]).toEqual(message);
-    const members = await roomsWhere(alanSocket, (rooms) =>
-      rooms.some((room) => room.roomName === name && room.memberCount === 2),
-    );
-    expect(members.find((room) => room.roomName === name)?.memberCount).toBe(2);
+    expect((await bothIn).find((room) => room.roomName === name)?.memberCount).toBe(2);
   });
 
   it('refuses empty, overlong and out-of-room messages', async () => {
