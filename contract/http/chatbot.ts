@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Longest prompt the Digi Chatbot takes (a longer one is refused with 413). */
 export const CHATBOT_PROMPT_MAX = 2000;
 
-/** Turns of earlier conversation the server reads; older ones are dropped. */
+/** Earlier messages (each a user's or the bot's) the server reads; older ones are dropped. */
 export const CHATBOT_HISTORY_TURNS = 20;
 
 /** The widget's fixed strings (product spec sections 2 and 8). */
@@ -40,7 +40,8 @@ export type ChatbotRequest = z.input<typeof chatbotRequestSchema>;
  */
 export const chatbotLinkSchema = z.object({
   label: z.string(),
-  href: z.string().regex(/^\/(?!\/)/, 'links stay inside the app'),
+  // A path on this site: '//host' and '/\\host' would leave it, so neither may start one.
+  href: z.string().regex(/^\/(?![/\\])[^\s\\]*$/, 'links stay inside the app'),
 });
 export type ChatbotLink = z.infer<typeof chatbotLinkSchema>;
 

@@ -1,11 +1,13 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { ChatbotWidget } from '../chatbot/chatbot-widget.tsx';
 import { Footer } from './footer.tsx';
 import styles from './layout.module.css';
 import { TopBar } from './top-bar.tsx';
 
 /**
- * The frame of every screen: skip link, top bar, main content, footer. After a client-side
+ * The frame of every screen: skip link, top bar, main content, footer, and the Digi Chatbot, which
+ * lives here so its conversation survives moving between screens. After a client-side
  * navigation, focus moves to the main content so keyboard and screen-reader users start at the
  * new screen instead of the link they used. `children` replaces the routed screen while the
  * first screen's code is still loading.
@@ -33,6 +35,7 @@ export function AppLayout({ children }: { children?: ReactNode }) {
         {children ?? <Outlet />}
       </main>
       <Footer />
+      <ChatbotWidget />
       {children ? null : <ScrollRestoration />}
     </div>
   );

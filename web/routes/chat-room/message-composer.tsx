@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { MESSAGE_MAX } from '../../../contract/socket/chat.ts';
 import { FormMessage } from '../../components/forms/fields.tsx';
+import { isSendKey } from '../../components/forms/send-key.ts';
 import { Button } from '../../components/ui/button.tsx';
 import styles from './chat-room.module.css';
 
@@ -40,8 +41,7 @@ export function MessageComposer({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    // Not while an input method is composing: its Enter picks a character.
-    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (isSendKey(event)) {
       event.preventDefault();
       void submit();
     }
