@@ -66,14 +66,48 @@ const normal = (text: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
+const MINOR_WORDS = ['the', 'a', 'an', 'of', 'and'];
+const significant = (text: string) =>
+  normal(text)
+    .split(' ')
+    .filter((word) => word.length > 1 && !MINOR_WORDS.includes(word));
+
 /** How well a catalogue title answers the title someone typed (1 = all their words are in it). */
 function titleScore(typed: string, title: string): number {
-  const wanted = normal(typed)
-    .split(' ')
-    .filter((word) => word.length > 1 && !['the', 'a', 'an', 'of', 'and'].includes(word));
+  const wanted = significant(typed);
   if (wanted.length === 0) return 0;
   const have = new Set(normal(title).split(' '));
   return wanted.filter((word) => have.has(word)).length / wanted.length;
+}
+
+/**
+ * Orders candidates for a typed title: most of the typed words first; among equals, a title
+ * whose main part (before a colon, semicolon or bracket) is what was typed, then the one with
+ * the fewest words beyond it. "sapiens" is "Sapiens: A Brief History…", not "Simon vs. the Homo
+ * Sapiens Agenda"; "the hunger games" is the novel, not "The Hunger Games Tribute Guide".
+ */
+function bestTitles<Row extends { title: string }>(
+  typed: string,
+  rows: readonly Row[],
+  threshold = 0.6,
+): Row[] {
+  const wanted = significant(typed).join(' ');
+  return rows
+    .map((row, index) => {
+      const main = significant(row.title.split(/[:;([]/)[0] ?? '').join(' ');
+      return {
+        row,
+        index,
+        score: titleScore(typed, row.title),
+        exact: main === wanted ? 1 : 0,
+        extra: significant(row.title).length,
+      };
+    })
+    .filter((candidate) => candidate.score >= threshold)
+    .sort(
+      (a, b) => b.score - a.score || b.exact - a.exact || a.extra - b.extra || a.index - b.index,
+    )
+    .map((candidate) => candidate.row);
 }
 
 async function search(
@@ -250,16 +284,24 @@ async function myRequests(context: AssistantContext, user: UserRow | null): Prom
   return { text, links: [{ label: 'Your requests', href: ROUTES.resourceRequest }], facts: [text] };
 }
 
+/**
+ * The catalogue rows best matching a typed title, searching again with the search's own
+ * "did you mean" when the words as typed find nothing ("frankenstien").
+ */
+async function findTitle(context: AssistantContext, title: string): Promise<SearchRow[]> {
+  const result = await search(context, { q: title, pageSize: 20 });
+  const found = bestTitles(title, result.rows);
+  if (found.length > 0 || !result.suggestion) return found;
+  const corrected = await search(context, { q: result.suggestion, pageSize: 20 });
+  return bestTitles(result.suggestion, corrected.rows);
+}
+
 async function authorOf(context: AssistantContext, title: string): Promise<Reply> {
   if (!title) return notSure(context.config, 'Which title do you mean?');
-  const result = await search(context, { q: title });
-  const best = result.rows
-    .map((row) => ({ row, score: titleScore(title, row.title) }))
-    .sort((a, b) => b.score - a.score)[0];
-  if (!best || best.score < 0.6) {
+  const row = (await findTitle(context, title))[0];
+  if (!row) {
     return notSure(context.config, `I couldn’t find “${title}” in the catalogue.`);
   }
-  const row = best.row;
   const text =
     row.authors.length > 0
       ? `${describe({ ...row, authors: [] })} is by ${row.authors.join(', ')}.`
@@ -273,31 +315,49 @@ async function worksBy(
   type: ItemType | undefined,
 ): Promise<Reply> {
   if (!author) return notSure(context.config, 'Which author do you mean?');
-  const result = await search(context, { author, type });
+  const result = await search(context, { author, type, pageSize: 50 });
   const kind = type ? TYPE_NAMES[type][1] : 'items';
   if (result.rows.length === 0) {
     return notSure(context.config, `I couldn’t find any ${kind} by ${author} in the catalogue.`);
   }
-  const lines = result.rows.map((row) => `• ${describe(row)}`);
+  // The author's own works before those they only contributed to, and copies on our shelves
+  // (which can be reserved) before the rest; otherwise the search's order.
+  const typed = normal(author);
+  const leads = (row: SearchRow) => (normal(row.authors[0] ?? '').includes(typed) ? 1 : 0);
+  const shelved = new Set(
+    (await reservableBooks(context.db, context.now())).map((book) => book.id as string),
+  );
+  const rows = result.rows
+    .map((row, index) => ({ row, index }))
+    .sort(
+      (a, b) =>
+        Number(shelved.has(b.row.id)) - Number(shelved.has(a.row.id)) ||
+        leads(b.row) - leads(a.row) ||
+        a.index - b.index,
+    )
+    .slice(0, 5)
+    .map(({ row }) => row);
+  // The name as the catalogue spells it ("tolkien" → J.R.R. Tolkien).
+  const name =
+    rows.flatMap((row) => row.authors).find((candidate) => normal(candidate).includes(typed)) ??
+    author;
+  const lines = rows.map((row) => `• ${describe(row)}`);
   const more =
-    result.total > result.rows.length
-      ? ` (showing ${result.rows.length} of ${result.totalCapped ? 'more than ' : ''}${result.total})`
+    result.total > rows.length
+      ? ` (showing ${rows.length} of ${result.totalCapped ? 'more than ' : ''}${result.total})`
       : '';
-  const text = `${kind[0]!.toUpperCase()}${kind.slice(1)} by ${author} in the catalogue${more}:\n${lines.join('\n')}`;
+  const text = `${kind[0]!.toUpperCase()}${kind.slice(1)} by ${name} in the catalogue${more}:\n${lines.join('\n')}`;
   return {
     text,
-    links: result.rows.map(itemLink),
-    facts: result.rows.map((row) => `Catalogue: ${describe(row)}`),
+    links: rows.map(itemLink),
+    facts: rows.map((row) => `Catalogue: ${describe(row)}`),
   };
 }
 
 async function availability(context: AssistantContext, title: string): Promise<Reply> {
   if (!title) return notSure(context.config, 'Which book do you mean?');
   const reservable = await reservableBooks(context.db, context.now());
-  const match = reservable
-    .map((row) => ({ row, score: titleScore(title, row.title) }))
-    .filter((candidate) => candidate.score >= 0.6)
-    .sort((a, b) => b.score - a.score)[0]?.row;
+  const match = bestTitles(title, reservable)[0];
   if (match) {
     const free = Math.max(0, match.copies - match.copies_unavailable - Number(match.held ?? 0));
     const name = describe({ title: match.title, authors: match.authors, year: null });
@@ -307,8 +367,7 @@ async function availability(context: AssistantContext, title: string): Promise<R
         : `Not right now: every copy of ${name} is reserved or on loan. Try again later, or choose another book.`;
     return { text, links: [LINKS.reserve, itemLink(match)], facts: [text] };
   }
-  const result = await search(context, { q: title });
-  const held = result.rows.find((row) => titleScore(title, row.title) >= 0.6);
+  const held = (await findTitle(context, title))[0];
   if (held) {
     const text = `${describe(held)} is in the catalogue, but the library has no physical copy to reserve.${held.page_count > 0 ? ' You can read it online.' : ''} If you need a printed copy, request one.`;
     return { text, links: [itemLink(held), LINKS.request], facts: [text] };
@@ -327,6 +386,18 @@ async function topic(
   if (result.rows.length === 0 && result.suggestion) {
     searched = result.suggestion;
     result = await search(context, { q: result.suggestion, type });
+  }
+  if (result.rows.length === 0 && type) {
+    // None of that type: other types on the subject are better than nothing, and say so.
+    const anyType = await search(context, { q: subject });
+    if (anyType.rows.length > 0) {
+      const lines = anyType.rows.map((row) => `• ${describe(row)} (${TYPE_NAMES[row.kind][0]})`);
+      return {
+        text: `I couldn’t find any ${TYPE_NAMES[type][1]} about “${subject}”, but the catalogue has:\n${lines.join('\n')}`,
+        links: [...anyType.rows.map(itemLink), LINKS.request],
+        facts: anyType.rows.map((row) => `Catalogue: ${describe(row)}`),
+      };
+    }
   }
   const kind = type ? TYPE_NAMES[type][1] : 'items';
   if (result.rows.length === 0) {

@@ -27,11 +27,14 @@ const INJECTION = [
   /\byour\s+(instructions|prompt|rules|guidelines)\b/,
   /\b(you are now|act as|pretend to be|roleplay as|jailbreak|developer mode|dan mode)\b/,
   /\b(print|reveal|repeat|show|tell me|output|leak)\b.{0,30}\b(prompt|instructions|configuration|secret|api key|password)s?\b/,
+  /\b(repeat|recite|print|copy|output)\b.{0,40}\b(word for word|verbatim|everything (above|before))\b/,
+  /\bwhat (were|was|have) you (been )?(told|instructed|given|programmed)\b/,
 ];
 
 /** Questions about somebody else's records (never answered, whoever asks). */
 const OTHERS_DATA = [
-  /\b(all|every(one'?s)?|everybody'?s|other (people|users|students)'?s?|someone else'?s?|another (user|student)'?s?)\b.{0,30}\b(reservations?|requests?|bookings?|records?|loans?|e-?mails?|accounts?)\b/,
+  /\b(all|every(one'?s)?|everybody'?s|other (people|users|students)'?s?|someone else'?s?|another (user|student)'?s?)\b.{0,30}\b(reserv\w*|request\w*|book(ed|ings?)|borrow\w*|records?|loans?|e-?mails?|accounts?|passwords?|phone numbers?)\b/,
+  /\b(reservations?|requests?|bookings?|records?|loans?|e-?mails?|e-?mail addresses|addresses|accounts?|passwords?|phone numbers?|names)\b.{0,30}\b(of|for|by|made by|from|belonging to)\s+(all|every|other|the other|another)\b/,
   /\b(reservations?|requests?|bookings?|loans?|records?)\b.{0,20}\b(of|for|by|made by)\b\s+(user|student|someone|somebody|[a-z0-9._%+-]+@[a-z0-9.-]+)/,
   /\b(who|which (students?|users?|people))\b.{0,20}\b(reserved|requested|borrowed|booked)\b/,
   /[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}.{0,30}\b(reserv|request|borrow|book)/,
@@ -39,7 +42,10 @@ const OTHERS_DATA = [
 
 const TYPE_WORDS: [RegExp, ItemType][] = [
   [/^(research\s+)?(papers?|articles?|research|publications?|preprints?)$/, 'paper'],
-  [/^(course\s+materials?|courses?|lecture notes|syllabi|syllabus|materials?)$/, 'course'],
+  [
+    /^(course\s+materials?|courses?|lecture notes|syllabi|syllabus|materials?|tutorials?|classes|lectures?)$/,
+    'course',
+  ],
   [/^(books?|novels?|textbooks?|titles?)$/, 'book'],
 ];
 
@@ -49,6 +55,21 @@ export function typeOf(noun: string | undefined): ItemType | undefined {
   const word = noun.trim().toLowerCase();
   return TYPE_WORDS.find(([pattern]) => pattern.test(word))?.[1];
 }
+
+/** Markup someone typed (`<script>`, `<img onerror=…>`): never read, never repeated back. */
+const MARKUP = /<\/?[a-z!][^<>]*(>|$)/gi;
+
+/** Nouns that name no subject: "python courses" is about python, "free courses" about nothing. */
+const NOT_A_SUBJECT =
+  /\b(i|i'm|im|me|my|you|your|u|ur|we|our|can|could|how|what|whats|when|where|why|who|which|is|are|do|does|did|reserve|borrow|request|the library|there|this|that|it)\b/;
+
+/** What names no title: "a copy of a book", "copies of it". */
+const GENERIC =
+  /^(an? |any |some |the |this |that |these |those |my )?(it|them|one|physical |printed )?(books?|cop(y|ies)|titles?|texts?|novels?)?\s*[?!.]*$/;
+
+/** Questions about how something works, not about one's own records or one title. */
+const ASKS_HOW =
+  /\bhow (long|many|much|far|early|soon|often)\b|^how (do|does|can|could|should|would|to)\b(?!.{0,20}\b(see|check|view|find|look at)\b.{0,10}\bmy\b)/;
 
 /** Trims quotes, a trailing question mark and filler from an extracted title or topic. */
 export function cleanPhrase(text: string): string {
@@ -67,8 +88,10 @@ export function cleanPhrase(text: string): string {
  * about a title, an author or a topic, then the library's facts and how-tos.
  */
 export function recognise(prompt: string): Intent {
-  const text = prompt.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim();
-  const original = prompt.replace(/\s+/g, ' ').trim();
+  const plain = prompt.replace(MARKUP, ' ');
+  const text = plain.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim();
+  const original = plain.replace(/\s+/g, ' ').trim();
+  if (text.replace(/[^\p{L}\p{N}]/gu, '') === '') return { kind: 'unknown' };
   /** The same span of the original text, to keep a title's capitals. */
   const span = (match: RegExpMatchArray, group: number) => {
     const found = match[group] ?? '';
@@ -79,10 +102,25 @@ export function recognise(prompt: string): Intent {
   if (INJECTION.some((pattern) => pattern.test(text))) return { kind: 'injection' };
   if (OTHERS_DATA.some((pattern) => pattern.test(text))) return { kind: 'others-data' };
 
+  // "How long do you hold my reservation?", "how do I suggest a book?": rules, not records.
+  if (ASKS_HOW.test(text)) {
+    if (
+      /\b(reserv\w*|hold|pick ?up|borrow\w*|check ?out|cancel\w*|time slots?|slots?|book (a|the) (physical |printed |paper )?(copy|book)|(can|do) (i|we|you) book|to book)\b/.test(
+        text,
+      )
+    )
+      return { kind: 'reserve-howto' };
+    if (/\b(request\w*|suggest\w*|purchase|buy|acquire|order)\b/.test(text))
+      return { kind: 'request-howto' };
+    if (/\b(forum|chat ?rooms?)\b/.test(text)) return { kind: 'forum-howto' };
+  }
+
   if (
     /\bmy\b.{0,20}\b(reservations?|bookings?|holds?|pick-?ups?|loans?)\b/.test(text) ||
     /\bwhat (have|did) i (reserve|book)/.test(text) ||
-    /\b(did|have) i reserve/.test(text)
+    /\b(did|have) i reserve/.test(text) ||
+    /\b(do|did) i have\b.{0,30}\b(reserv\w*|booked|on hold)\b/.test(text) ||
+    /\b(pick ?up|collect|fetch|get)\b.{0,12}\bmy\b/.test(text)
   ) {
     return { kind: 'my-reservations' };
   }
@@ -91,7 +129,13 @@ export function recognise(prompt: string): Intent {
     /\bwhat (happened|is happening) (to|with) (the|my) (request|book i (asked|requested))/.test(
       text,
     ) ||
-    /\b(did|have) i (request|ask for)/.test(text)
+    /\b(did|have) i (request|ask for)/.test(text) ||
+    /\b(the|a) (book|title|resource|article|journal|paper)s? i (requested|asked for|suggested)\b/.test(
+      text,
+    ) ||
+    /\b(status|update|news|progress)\b.{0,30}\b(request|i (requested|asked for|suggested))/.test(
+      text,
+    )
   ) {
     return { kind: 'my-requests' };
   }
@@ -101,8 +145,16 @@ export function recognise(prompt: string): Intent {
   );
   if (match && !/^(the library|it|there|you|this|that)$/.test(match[1]!.trim()))
     return { kind: 'availability', title: span(match, 1) };
+  match = text.match(
+    /\b(?:any |some )?cop(?:y|ies) of\s+(.+?)(?:\s+(?:left|available|free|in stock|on the shelf|to (?:borrow|reserve)))?\s*[?!.]*$/,
+  );
+  if (match && !GENERIC.test(match[1]!)) return { kind: 'availability', title: span(match, 1) };
   match = text.match(/\bcan i (?:reserve|borrow|book|pick up|get a copy of)\s+(.+)/);
-  if (match && !/^(a |any |books?$|a copy$)/.test(match[1]!.trim()))
+  if (
+    match &&
+    !/^(a |any |books?$|a copy$)/.test(match[1]!.trim()) &&
+    !/^(more|up to|at most|several|many|multiple|a few|\d+|two|three|four|five)\b/.test(match[1]!)
+  )
     return { kind: 'availability', title: span(match, 1) };
 
   match = text.match(
@@ -111,7 +163,7 @@ export function recognise(prompt: string): Intent {
   if (match) return { kind: 'author-of', title: span(match, 1) };
 
   match = text.match(
-    /\b((?:research\s+)?papers?|articles?|books?|novels?|works?|publications?|course materials?|anything|something)\s+(?:by|from|written by|authored by)\s+(.+)/,
+    /\b((?:research\s+)?papers?|articles?|books?|novels?|works?|publications?|course materials?|anything|something)\s+(?:(?:do|does|did)\s+(?:you|u|the library)\s+(?:have|stock|hold|carry|got)\s+|(?:you have|are there|have you got)\s+)?(?:by|from|written by|authored by)\s+(.+)/,
   );
   if (match && !/^(the library|you)\b/.test(match[2]!)) {
     return { kind: 'works-by', author: span(match, 2), type: typeOf(match[1]) };
@@ -125,18 +177,34 @@ export function recognise(prompt: string): Intent {
     /^((?:research\s+)?papers?|articles?|books?|novels?|textbooks?|course materials?)\s+(?:on|about|regarding|for)\s+(.+)/,
   );
   if (match) return { kind: 'topic', topic: span(match, 2), type: typeOf(match[1]) };
+  // "any free python courses?", "good machine learning papers"
+  match = text.match(
+    /^(?:(?:are there|is there|do you have|have you got|got|find|i need|i want|looking for|recommend|suggest|show me)\s+)?(?:any\s+|some\s+)?(?:(?:free|good|online|intro(?:ductory)?|beginner|recent|new)\s+)*(.+?)\s+((?:research\s+)?papers?|articles?|books?|novels?|textbooks?|courses?|course materials?|tutorials?|lecture notes)\s*[?!.]*$/,
+  );
+  if (match && match[1]!.split(' ').length <= 4 && !NOT_A_SUBJECT.test(match[1]!))
+    return { kind: 'topic', topic: span(match, 1), type: typeOf(match[2]) };
+  match = text.match(
+    /^(?:do|does) (?:you|u|the library|you guys) (?:have|stock|hold|carry|own|got)\s+(?:a copy of\s+|copies of\s+)?(.+)/,
+  );
+  if (match && !/^(any|some|anything|something)\b/.test(match[1]!))
+    return { kind: 'availability', title: span(match, 1) };
 
-  if (/\b(open(ing)?|clos(e|es|ed|ing)|hours|timings?|schedule)\b/.test(text))
+  if (
+    /\b(open(ing)?|clos(e|es|ed|ing)|hours|timings?|schedule|how late|how early|what time|weekends?)\b/.test(
+      text,
+    ) &&
+    !/\b(slots?|pick ?up|reserv\w*)\b/.test(text)
+  )
     return { kind: 'hours' };
   if (
-    /\b(contact|phone|telephone|call|e-?mail|address|where is the library|where are you|located|location|reach (you|the library)|get in touch|librarian)\b/.test(
+    /\b(contact|phone|telephone|call|e-?mail|address|adress|addres|where is the library|where are you|located|location|reach (you|the library)|get in touch|librarian)\b/.test(
       text,
     )
   ) {
     return { kind: 'contact' };
   }
   if (
-    /\b(reserv\w*|pick ?up|offline book|hold a (book|copy)|borrow\w*|check ?out|time slots?)\b/.test(
+    /\b(reserv\w*|pick ?up|offline book|hold a (book|copy)|borrow\w*|check ?out|time slots?|book (a|the) (physical )?(copy|book))\b/.test(
       text,
     )
   )
@@ -162,7 +230,9 @@ export function recognise(prompt: string): Intent {
   if (
     words.length > 0 &&
     words.length <= 6 &&
-    !/^(what|why|how|when|where|who|can|could|should|would|is|are|do|does)\b/.test(text)
+    !/^(what|whats|why|how|hows|when|where|wheres|who|whos|can|could|should|would|is|are|do|does|tell|write|give|make|help|explain|translate|solve|calculate|compute|say|sing|draw|teach)\b/.test(
+      text,
+    )
   ) {
     return { kind: 'topic', topic: cleanPhrase(original) };
   }
