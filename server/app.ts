@@ -60,6 +60,9 @@ export async function buildApp({
 }: AppOptions): Promise<FastifyInstance> {
   const https = config.publicUrl.startsWith('https:');
   const app = Fastify({
+    // Start-up waits on the database (migrations ran before; this is the first queries). On a
+    // loaded two-core machine Fastify's default of 10 s has proved too tight.
+    pluginTimeout: 30_000,
     logger: {
       level: config.logLevel,
       // Readable lines for a person at a terminal while developing; JSON lines everywhere else.
