@@ -130,6 +130,34 @@ export async function insertMessage(
 }
 
 /**
+ * Stores a message in a room that still exists and is not restricted, in one statement (the hot
+ * path of the chat: no separate look-up of the room first). Undefined when the room is gone or
+ * restricted; the caller then finds out which.
+ */
+export async function insertMessageIfOpen(
+  db: Kysely<Database>,
+  message: { roomId: string; senderId: string; senderName: string; content: string },
+): Promise<MessageRow | undefined> {
+  return db
+    .insertInto('chat_messages')
+    .columns(['room_id', 'sender_id', 'sender_name', 'content'])
+    .expression(
+      db
+        .selectFrom('chat_rooms')
+        .select((eb) => [
+          'id',
+          eb.val(message.senderId).as('sender_id'),
+          eb.val(message.senderName).as('sender_name'),
+          eb.val(message.content).as('content'),
+        ])
+        .where('id', '=', message.roomId)
+        .where('abuse_detected', '=', false),
+    )
+    .returning(messageColumns)
+    .executeTakeFirst();
+}
+
+/**
  * A page of a room's messages, oldest first: the latest `HISTORY_PAGE`, or those before `before`
  * (scrolling back), or all after `after` up to `CATCH_UP_MAX` (catching up after a reconnect).
  */

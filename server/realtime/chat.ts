@@ -26,7 +26,7 @@ import {
   exitRoom,
   findRoom,
   forgetServers,
-  insertMessage,
+  insertMessageIfOpen,
   listRooms,
   roomHistory,
   SERVER_STALE_MS,
@@ -254,8 +254,6 @@ export function mountChat(
       if (!joined || joined.name.toLowerCase() !== body.room.toLowerCase()) {
         throw new Refusal('Join the room before sending messages to it.');
       }
-      const room = await existing(joined.name);
-      if (room.abuse_detected) throw new Refusal(CHAT_TEXT.restricted);
       if (!withinRate(user.id)) {
         throw new Refusal(
           `You are sending messages too fast: at most ${MESSAGE_RATE_LIMIT} every ${MESSAGE_RATE_WINDOW_MS / 1000} seconds. Please wait a moment.`,
@@ -263,6 +261,8 @@ export function mountChat(
       }
       if (moderator.isAbusive(body.message)) {
         // Never stored, never delivered: the room is restricted for everyone instead.
+        const room = await existing(joined.name);
+        if (room.abuse_detected) throw new Refusal(CHAT_TEXT.restricted);
         await setRestricted(db, room.id, true);
         io.to(channel(room.id)).emit('abuse_detected', { roomName: room.name });
         io.to(channel(room.id)).emit(
@@ -272,13 +272,22 @@ export function mountChat(
         pushRooms();
         throw new Refusal(`${CHAT_TEXT.abuseWarning} ${CHAT_TEXT.abuseWarningMore}`);
       }
-      const row = await insertMessage(db, {
-        roomId: room.id,
+      const row = await insertMessageIfOpen(db, {
+        roomId: joined.id,
         senderId: user.id,
         senderName: user.chatName,
         content: body.message,
       });
-      io.to(channel(room.id)).emit('receive_message', presentMessage(row, room.name));
+      if (!row) {
+        // Gone or restricted since the person joined: say which.
+        const current = await findRoom(db, joined.name);
+        throw new Refusal(
+          current?.id === joined.id
+            ? CHAT_TEXT.restricted
+            : 'This room does not exist any more. It may have been closed.',
+        );
+      }
+      io.to(channel(joined.id)).emit('receive_message', presentMessage(row, joined.name));
       return { ok: true, id: row.id };
     });
 

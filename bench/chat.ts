@@ -1,0 +1,849 @@
+/**
+ * `npm run bench:chat [-- --quick] [-- --profile]`: the chat's delivered messages per second and
+ * delivery latency (p50/p99), for 1 room × 500 clients and 50 rooms × 10 clients, next to a bare
+ * `ws` broadcast server (`bench/chat-ws-server.ts`) in the same run.
+ *
+ * Every server runs in its own process, as `npm start` runs it; the 500 clients run in this one.
+ * Each client is its own signed-in person (registered through `POST /api/users/register` before
+ * any timing) with one WebSocket, so the per-person rule of 5 messages per 5 s stays as it is:
+ * a chat sender sends at most one message per 1.01 s. The baseline has no such rule.
+ *
+ * The clients speak the wire protocols directly over `ws` (Engine.IO 4 / Socket.IO 5 framing for
+ * the chat: `42[…]` events, `43<id>[…]` acks, ping/pong), so receiving costs the same small amount
+ * for both servers: a delivery is found by a marker in the frame, never JSON-parsed. Messages are
+ * 100 characters; the baseline pads its frames to the size of the chat's `receive_message` frame,
+ * so both put the same bytes on the wire. A sender writes its `performance.now()` into the text,
+ * and every other member of the room computes the latency when the frame arrives (one clock).
+ * Counted: deliveries to the other members (the chat also echoes each message to its sender).
+ *
+ * Each sender has one message in flight: it sends again only once the previous one is
+ * acknowledged and has reached every other member of its room (the chat: and at least 1.01 s
+ * after that). So no backlog outlives a load point, and an acknowledgement that runs ahead of the
+ * deliveries (it can: the chat acknowledges once the frames are queued) cannot hide a queue.
+ * Load points per scenario and server:
+ * - saturation: every client sends again as soon as it may;
+ * - half load: paced senders offering half of the baseline's saturated deliveries per second (the
+ *   chat: at most one message per 1.01 s each; when that is less, the table says "capped");
+ * - for the chat, also half of its own saturated throughput: its latency at a load it can carry.
+ * "per CPU-s" is deliveries per second of CPU time of the server processes and, for PostgreSQL,
+ * of the database's processes ("db CPU"), from /proc: on a shared machine a server may not get a
+ * whole core, and this ratio moves less than the raw one.
+ *
+ * Servers: the bare `ws` baseline; the chat on PGlite (the default); when Debian's PostgreSQL is
+ * installed, the chat on a private PostgreSQL cluster, one process, then two processes on the same
+ * database (Socket.IO's Postgres adapter), clients split between them. `BENCH_ENGINES=PGlite` or
+ * `PostgreSQL` measures one engine. `--quick` shortens the windows and skips PostgreSQL.
+ * `--profile` writes a CPU profile of each chat server process (`node --cpu-prof`) to a folder it
+ * prints.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import WebSocket from 'ws';
+import type { Ack } from '../contract/socket/chat.ts';
+import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
+import { registrationFactory } from '../server/test/factories.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
+
+const QUICK = process.argv.includes('--quick');
+const PROFILE = process.argv.includes('--profile');
+const ENGINES = process.env.BENCH_ENGINES?.split(',') ?? (QUICK ? ['PGlite'] : undefined);
+const WARMUP_MS = QUICK ? 1_500 : 3_000;
+const WINDOW_MS = QUICK ? 4_000 : 10_000;
+const CLIENTS = 500;
+const SCENARIOS = [
+  { label: '1 room × 500', rooms: 1, perRoom: 500 },
+  { label: '50 rooms × 10', rooms: 50, perRoom: 10 },
+] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+/** The chat's rule is 5 messages per 5 s per person; 1.01 s apart never breaks it. */
+const CHAT_MIN_GAP_MS = 1_010;
+const MESSAGE_LENGTH = 100;
+const FILLER = 'notes on chapter three of the reading list for the seminar on Thursday, ';
+const MARK = Buffer.from('BENCH|');
+const ROOT = path.resolve(import.meta.dirname, '..');
+const profileDir = PROFILE ? mkdtempSync(path.join(os.tmpdir(), 'digi-chat-profile-')) : undefined;
+
+// ---------------------------------------------------------------------------------------------
+// Measurement
+
+/** Latencies in buckets of 0.05 ms up to 60 s: percentiles without keeping every sample. */
+class Histogram {
+  static readonly STEP_MS = 0.05;
+  private counts = new Uint32Array(Math.ceil(60_000 / Histogram.STEP_MS));
+  count = 0;
+  add(ms: number) {
+    const bucket = Math.min(
+      this.counts.length - 1,
+      Math.max(0, Math.floor(ms / Histogram.STEP_MS)),
+    );
+    this.counts[bucket] = (this.counts[bucket] ?? 0) + 1;
+    this.count += 1;
+  }
+  percentile(p: number): number {
+    const wanted = Math.max(1, Math.ceil((p / 100) * this.count));
+    let seen = 0;
+    for (let bucket = 0; bucket < this.counts.length; bucket += 1) {
+      seen += this.counts[bucket] ?? 0;
+      if (seen >= wanted) return (bucket + 0.5) * Histogram.STEP_MS;
+    }
+    return NaN;
+  }
+}
+
+/** What the clients saw in the current phase; `window*` only inside the measured window. */
+const stats = {
+  windowStart: Infinity,
+  windowEnd: Infinity,
+  windowDelivered: 0,
+  windowBytes: 0,
+  windowSent: 0,
+  histogram: new Histogram(),
+  sent: 0,
+  acked: 0,
+  refused: 0,
+  closed: 0,
+  refusal: '',
+};
+
+function resetStats() {
+  Object.assign(stats, {
+    windowStart: Infinity,
+    windowEnd: Infinity,
+    windowDelivered: 0,
+    windowBytes: 0,
+    windowSent: 0,
+    histogram: new Histogram(),
+    sent: 0,
+    acked: 0,
+    refused: 0,
+  });
+}
+
+const inWindow = (at: number) => at >= stats.windowStart && at < stats.windowEnd;
+
+/**
+ * Per sender: the sequence number of its one message in flight, how many other members have not
+ * received it yet, and what to call when they all have.
+ */
+const inFlight = new Int32Array(CLIENTS).fill(-1);
+const awaiting = new Int32Array(CLIENTS);
+const whenDelivered: ((() => void) | undefined)[] = new Array<undefined>(CLIENTS);
+const lastSeq = new Int32Array(CLIENTS);
+
+/** Reads `BENCH|<sender>|<seq>|<microseconds>|` from a delivered frame; echoes are not counted. */
+function onDelivery(receiver: number, data: Buffer, now: number) {
+  const at = data.indexOf(MARK);
+  if (at < 0) return;
+  const numbers = [0, 0, 0];
+  let index = at + MARK.length;
+  for (let field = 0; field < 3; field += 1) {
+    let value = 0;
+    for (let byte = data[index]; byte !== undefined && byte !== 0x7c; byte = data[++index]) {
+      value = value * 10 + byte - 0x30;
+    }
+    numbers[field] = value;
+    index += 1;
+  }
+  const [sender = -1, seq = -1, micros = 0] = numbers;
+  if (sender === receiver) return;
+  if (inFlight[sender] === seq && --awaiting[sender]! === 0) {
+    const done = whenDelivered[sender];
+    whenDelivered[sender] = undefined;
+    done?.();
+  }
+  if (!inWindow(now)) return;
+  stats.windowDelivered += 1;
+  stats.windowBytes += data.length;
+  stats.histogram.add(now - micros / 1000);
+}
+
+/** A message of MESSAGE_LENGTH characters carrying its sender, sequence number and send time. */
+function messageText(sender: number, seq: number, at: number): string {
+  const head = `BENCH|${sender}|${seq}|${Math.round(at * 1000)}|`;
+  return head + FILLER.repeat(2).slice(0, MESSAGE_LENGTH - head.length);
+}
+
+/** CPU time (ms) used so far by each of these processes, from /proc (Linux). */
+function processCpuMs(pids: number[]): Map<number, number> {
+  const times = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100); // utime + stime, 100 Hz
+    } catch {
+      // Gone (a database backend that ended): not counted.
+    }
+  }
+  return times;
+}
+
+/** CPU time used between two readings by the processes present in both. */
+function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, time] of after) total += time - (before.get(pid) ?? time);
+  return total;
+}
+
+/** The processes of the PostgreSQL server listening on `port`: its postmaster and children. */
+function postgresPids(port: string): number[] {
+  const stats = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+        return {
+          pid: Number(pid),
+          parent: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]),
+          cmdline,
+        };
+      } catch {
+        return undefined;
+      }
+    })
+    .filter((entry) => entry !== undefined);
+  const postmaster = stats.find((entry) => entry.cmdline.includes(`-p ${port} `));
+  if (!postmaster) return [];
+  return [
+    postmaster.pid,
+    ...stats.filter((entry) => entry.parent === postmaster.pid).map((entry) => entry.pid),
+  ];
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------
+// Clients
+
+interface BenchClient {
+  index: number;
+  room: string;
+  /** When its last message was acknowledged (the chat's per-person gap runs across phases). */
+  lastAck: number;
+  /** Sends one message; true when acknowledged, false when refused. */
+  send(text: string): Promise<boolean>;
+  close(): void;
+}
+
+interface Target {
+  name: string;
+  /** Chat servers keep the per-person rule; the baseline does not. */
+  minGapMs: number;
+  pids(): number[];
+  /** The database server's processes, when it has its own (PostgreSQL). */
+  databasePids(): number[];
+  prepareRooms(names: string[]): Promise<void>;
+  connect(index: number, room: string): Promise<BenchClient>;
+  stop(): Promise<void>;
+}
+
+function openSocket(url: string, headers: Record<string, string>): WebSocket {
+  const socket = new WebSocket(url, { perMessageDeflate: false, headers });
+  socket.on('error', () => {}); // a refused connection rejects its connect; 'close' follows
+  socket.on('close', () => {
+    if (!closing.has(socket)) stats.closed += 1;
+  });
+  return socket;
+}
+/** Sockets this bench closed on purpose (others closing is counted as a failure). */
+const closing = new WeakSet<WebSocket>();
+const closeSocket = (socket: WebSocket) => {
+  closing.add(socket);
+  socket.close();
+};
+
+/** The size of the chat's `receive_message` frame for a message to `room`, to pad the baseline to. */
+function chatFrameSize(room: string): number {
+  const message = {
+    id: '1000000',
+    room,
+    sender: 'Ada',
+    senderId: randomUUID(),
+    content: messageText(0, 0, 0),
+    time: new Date().toISOString(),
+    isSystemMessage: false,
+  };
+  return Buffer.byteLength(`42${JSON.stringify(['receive_message', message])}`);
+}
+
+async function connectBare(url: string, index: number, room: string): Promise<BenchClient> {
+  const socket = openSocket(`${url.replace(/^http/, 'ws')}/?room=${encodeURIComponent(room)}`, {
+    origin: url,
+  });
+  const size = chatFrameSize(room);
+  const padding = 'x'.repeat(
+    Math.max(
+      0,
+      size - Buffer.byteLength(JSON.stringify({ room, content: '', pad: '' })) - MESSAGE_LENGTH,
+    ),
+  );
+  let pending: ((ok: boolean) => void) | undefined;
+  socket.on('message', (raw) => {
+    const now = performance.now();
+    const data = raw as Buffer;
+    if (data.length === 1) {
+      const resolve = pending;
+      pending = undefined;
+      resolve?.(true);
+    } else onDelivery(index, data, now);
+  });
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  return {
+    index,
+    room,
+    lastAck: -Infinity,
+    send: (text) =>
+      new Promise((resolve) => {
+        pending = resolve;
+        socket.send(JSON.stringify({ room, content: text, pad: padding }));
+      }),
+    close: () => closeSocket(socket),
+  };
+}
+
+/** A Socket.IO connection by hand: Engine.IO open, namespace connect, events with acks. */
+async function connectChat(
+  url: string,
+  index: number,
+  cookie: string,
+): Promise<{ emit(event: string, payload: unknown): Promise<Ack>; close(): void }> {
+  const socket = openSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, {
+    origin: url,
+    cookie,
+  });
+  const acks = new Map<number, (answer: Ack) => void>();
+  let nextAck = 0;
+  const connected = new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.on('message', (raw) => {
+      const now = performance.now();
+      const data = raw as Buffer;
+      const type = data[0];
+      if (type === 0x34 /* Engine.IO message */) {
+        const packet = data[1];
+        if (packet === 0x32 /* event */) {
+          // Only `42["receive_message",…`; room_history and room_metadata also start with 'r'.
+          if (data[4] === 0x72 && data[5] === 0x65) onDelivery(index, data, now);
+        } else if (packet === 0x33 /* ack */) {
+          const text = data.toString();
+          const bracket = text.indexOf('[');
+          const id = Number(text.slice(2, bracket));
+          const answer = (JSON.parse(text.slice(bracket)) as Ack[])[0]!;
+          acks.get(id)?.(answer);
+          acks.delete(id);
+        } else if (packet === 0x30 /* connected */) resolve();
+        else if (packet === 0x34 /* connect error */) reject(new Error(data.toString()));
+      } else if (type === 0x32 /* ping */) socket.send('3');
+      else if (type === 0x30 /* open */) socket.send('40');
+    });
+  });
+  await connected;
+  return {
+    emit: (event, payload) =>
+      new Promise<Ack>((resolve) => {
+        const id = nextAck++;
+        acks.set(id, resolve);
+        socket.send(`42${id}${JSON.stringify([event, payload])}`);
+      }),
+    close: () => closeSocket(socket),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers
+
+function startBareServer(): Promise<Target> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/chat-ws-server.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the ws server exited with ${code}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      const port = /listening on (\d+)/.exec(chunk.toString())?.[1];
+      if (!port) return;
+      const url = `http://127.0.0.1:${port}`;
+      resolve({
+        name: 'bare ws',
+        minGapMs: 0,
+        pids: () => [child.pid!],
+        databasePids: () => [],
+        prepareRooms: async () => {},
+        connect: (index, room) => connectBare(url, index, room),
+        stop: () => stopChild(child),
+      });
+    });
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** Registers `count` people on `url`, a few at a time, each from its own forwarded address. */
+async function registerPeople(url: string, count: number): Promise<string[]> {
+  const started = performance.now();
+  const cookies: string[] = new Array<string>(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < count) {
+        const index = next++;
+        const response = await fetch(`${url}/api/users/register`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            origin: url,
+            'x-forwarded-for': `198.18.${index >> 8}.${index & 255}`,
+          },
+          body: JSON.stringify(registrationFactory({ firstName: 'Ada' })),
+        });
+        if (response.status !== 200) {
+          throw new Error(`registration failed (${response.status}): ${await response.text()}`);
+        }
+        cookies[index] = response.headers
+          .getSetCookie()
+          .map((line) => line.split(';')[0])
+          .join('; ');
+      }
+    }),
+  );
+  console.log(
+    `  registered ${count} people in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return cookies;
+}
+
+/** The chat on `servers` (one or more processes on one database); client i uses server i mod n. */
+function chatTarget(
+  name: string,
+  servers: ServerProcess[],
+  cookies: string[],
+  databasePort?: string,
+): Target {
+  const urlOf = (index: number) => servers[index % servers.length]!.url;
+  return {
+    name,
+    minGapMs: CHAT_MIN_GAP_MS,
+    pids: () => servers.map((server) => server.child.pid!),
+    databasePids: () => (databasePort ? postgresPids(databasePort) : []),
+    async prepareRooms(names) {
+      const creator = await connectChat(urlOf(0), -1, cookies[0]!);
+      for (const roomName of names) {
+        const answer = await creator.emit('create_room', { roomName, description: 'bench' });
+        if (!answer.ok) throw new Error(`create_room ${roomName}: ${answer.message}`);
+      }
+      creator.close();
+    },
+    async connect(index, room) {
+      const chat = await connectChat(urlOf(index), index, cookies[index]!);
+      const joined = await chat.emit('join_room', { roomName: room });
+      if (!joined.ok) throw new Error(`join_room ${room}: ${joined.message}`);
+      return {
+        index,
+        room,
+        lastAck: -Infinity,
+        async send(text) {
+          const answer = await chat.emit('send_message', { room, message: text });
+          if (!answer.ok && !stats.refusal) stats.refusal = answer.message;
+          return answer.ok;
+        },
+        close: chat.close,
+      };
+    },
+    async stop() {
+      for (const server of servers) await server.stop();
+    },
+  };
+}
+
+interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * `server/index.ts` as `npm start` runs it (production, JSON logs), on a free port, with its
+ * own data folder; `--profile` adds `--cpu-prof` (not allowed in NODE_OPTIONS).
+ */
+async function startChatServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/index.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'bench-only-secret-0123456789abcdefghijklmn',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DEMO_DATA: 'false',
+      // Each registration counts against its own (forwarded) address.
+      TRUST_PROXY: 'true',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-20_000);
+      if (tail.includes('Server listening at')) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${tail}`)));
+  });
+  // Keep reading its logs (request lines during registration), or it would block on a full pipe.
+  child.stdout?.removeAllListeners('data');
+  child.stderr?.removeAllListeners('data');
+  child.stdout?.resume();
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (/error/i.test(chunk.toString())) process.stderr.write(chunk);
+  });
+  return { url, child, stop: () => stopChild(child) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+
+interface PhaseResult {
+  scenario: string;
+  server: string;
+  load: string;
+  offered: number;
+  delivered: number;
+  p50: number;
+  p99: number;
+  serverCpu: number;
+  /** PostgreSQL's processes (PGlite runs inside the server process). */
+  databaseCpu: number;
+  benchCpu: number;
+  frameBytes: number;
+  refused: number;
+  lost: number;
+}
+
+const results: PhaseResult[] = [];
+
+/** Connects CLIENTS clients, a few at a time, client i in room floor(i / perRoom). */
+async function connectAll(target: Target, scenario: Scenario, rooms: string[]) {
+  const clients: BenchClient[] = new Array<BenchClient>(CLIENTS);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (next < CLIENTS) {
+        const index = next++;
+        clients[index] = await target.connect(index, rooms[Math.floor(index / scenario.perRoom)]!);
+      }
+    }),
+  );
+  return clients;
+}
+
+/**
+ * One load point: every client sends, one message in flight each; `intervalMs` paces each sender
+ * (0: again as soon as acknowledged). Measures deliveries inside the window after a warm-up.
+ */
+async function phase(
+  target: Target,
+  scenario: Scenario,
+  clients: BenchClient[],
+  load: string,
+  intervalMs: number,
+): Promise<PhaseResult> {
+  resetStats();
+  const others = scenario.perRoom - 1;
+  let running = true;
+  const stagger = Math.max(intervalMs, target.minGapMs, 50);
+  const loops = clients.map(async (client) => {
+    let next = Math.max(
+      performance.now() + Math.random() * stagger,
+      client.lastAck + target.minGapMs,
+    );
+    while (running) {
+      const wait = next - performance.now();
+      if (wait > 0) await sleep(wait);
+      if (!running) break;
+      const at = performance.now();
+      const sender = client.index;
+      const seq = (lastSeq[sender] = lastSeq[sender]! + 1);
+      inFlight[sender] = seq;
+      awaiting[sender] = others;
+      const delivered = new Promise<void>((resolve) => (whenDelivered[sender] = resolve));
+      stats.sent += 1;
+      if (inWindow(at)) stats.windowSent += 1;
+      const ok = await client.send(messageText(sender, seq, at));
+      if (ok) {
+        stats.acked += 1;
+        await delivered;
+      } else {
+        stats.refused += 1;
+        whenDelivered[sender] = undefined;
+      }
+      const done = performance.now();
+      client.lastAck = done;
+      next =
+        intervalMs > 0
+          ? Math.max(next + intervalMs, done + target.minGapMs)
+          : done + target.minGapMs;
+    }
+  });
+  await sleep(WARMUP_MS);
+  const databasePids = target.databasePids();
+  const serverBefore = processCpuMs(target.pids());
+  const databaseBefore = processCpuMs(databasePids);
+  const benchBefore = process.cpuUsage();
+  stats.windowStart = performance.now();
+  stats.windowEnd = stats.windowStart + WINDOW_MS;
+  await sleep(WINDOW_MS);
+  const serverMs = cpuSpent(serverBefore, processCpuMs(target.pids()));
+  const databaseMs = cpuSpent(databaseBefore, processCpuMs(databasePids));
+  const bench = process.cpuUsage(benchBefore);
+  running = false;
+  // Let the messages in flight arrive; what has not after 20 s counts as lost.
+  await Promise.race([Promise.all(loops), sleep(20_000)]);
+  let lost = 0;
+  for (let sender = 0; sender < CLIENTS; sender += 1) {
+    const done = whenDelivered[sender];
+    if (done) lost += awaiting[sender]!;
+    whenDelivered[sender] = undefined;
+    inFlight[sender] = -1;
+    done?.();
+  }
+  await Promise.all(loops);
+  await sleep(500);
+  const seconds = WINDOW_MS / 1000;
+  const result: PhaseResult = {
+    scenario: scenario.label,
+    server: target.name,
+    load,
+    offered: (stats.windowSent * others) / seconds,
+    delivered: stats.windowDelivered / seconds,
+    p50: stats.histogram.percentile(50),
+    p99: stats.histogram.percentile(99),
+    serverCpu: serverMs / WINDOW_MS,
+    databaseCpu: databaseMs / WINDOW_MS,
+    benchCpu: (bench.user + bench.system) / 1000 / WINDOW_MS,
+    frameBytes: stats.windowDelivered ? stats.windowBytes / stats.windowDelivered : NaN,
+    refused: stats.refused,
+    lost,
+  };
+  results.push(result);
+  printRow(result);
+  if (stats.refusal) console.log(`  refused: ${stats.refusal}`);
+  if (stats.closed > 0) console.log(`  ${stats.closed} connections closed by the server so far`);
+  stats.refusal = '';
+  return result;
+}
+
+/** Both load points of one scenario on one server; `half` is the baseline's half load. */
+async function runScenario(
+  target: Target,
+  scenario: Scenario,
+  tag: string,
+  half: number | undefined,
+): Promise<number> {
+  const rooms = Array.from(
+    { length: scenario.rooms },
+    (_, index) => `bench ${tag} ${scenario.rooms}x${scenario.perRoom} #${index + 1}`,
+  );
+  const started = performance.now();
+  await target.prepareRooms(rooms);
+  const clients = await connectAll(target, scenario, rooms);
+  console.log(
+    `  ${scenario.label}: ${CLIENTS} clients connected and joined in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  await sleep(1_000); // the room list pushes after a burst of joins
+  const saturated = await phase(target, scenario, clients, 'saturation', 0);
+  // Each sender's interval for `delivered` deliveries per second in all.
+  const intervalFor = (delivered: number) => (1000 * CLIENTS * (scenario.perRoom - 1)) / delivered;
+  const paced = (label: string, delivered: number) => {
+    const interval = intervalFor(delivered);
+    return phase(
+      target,
+      scenario,
+      clients,
+      interval < target.minGapMs ? `${label} (capped)` : label,
+      interval,
+    );
+  };
+  await paced('half', half ?? saturated.delivered / 2);
+  // A chat slower than half the baseline cannot carry that load; its latency at a load it can.
+  if (half !== undefined) await paced('half of own', saturated.delivered / 2);
+  for (const client of clients) client.close();
+  await sleep(2_000);
+  return saturated.delivered;
+}
+
+const format = (value: number, digits = 0) =>
+  Number.isFinite(value)
+    ? value.toLocaleString('en-US', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      })
+    : '–';
+
+const HEADER =
+  'scenario       | server                 | load                | offered/s | delivered/s | p50 ms | p99 ms | vs ws | server CPU | db CPU | per CPU-s | vs ws/CPU | bench CPU | frame B | refused | lost';
+
+/** Deliveries per second of server CPU: capacity, less sensitive to other work on the machine. */
+const perCpu = (row: PhaseResult) => row.delivered / (row.serverCpu + row.databaseCpu);
+
+function printRow(row: PhaseResult) {
+  const baseline = results.find(
+    (other) =>
+      other.scenario === row.scenario && other.server === 'bare ws' && other.load === 'saturation',
+  );
+  const saturated = row.load === 'saturation' && baseline;
+  const ratio = saturated ? format(row.delivered / baseline.delivered, 2) : '';
+  const cpuRatio = saturated ? format(perCpu(row) / perCpu(baseline), 2) : '';
+  console.log(
+    [
+      row.scenario.padEnd(14),
+      row.server.padEnd(22),
+      row.load.padEnd(19),
+      format(row.offered).padStart(9),
+      format(row.delivered).padStart(11),
+      format(row.p50, 1).padStart(6),
+      format(row.p99, 1).padStart(6),
+      ratio.padStart(5),
+      `${format(row.serverCpu * 100)} %`.padStart(10),
+      (row.databaseCpu > 0 ? `${format(row.databaseCpu * 100)} %` : '').padStart(6),
+      format(perCpu(row)).padStart(9),
+      cpuRatio.padStart(9),
+      `${format(row.benchCpu * 100)} %`.padStart(9),
+      format(row.frameBytes).padStart(7),
+      String(row.refused).padStart(7),
+      String(row.lost).padStart(4),
+    ].join(' | '),
+  );
+}
+
+async function measure(target: Target, tag: string) {
+  console.log(`\n${target.name}`);
+  for (const scenario of SCENARIOS) {
+    const baseline = results.find(
+      (row) =>
+        row.scenario === scenario.label && row.server === 'bare ws' && row.load === 'saturation',
+    );
+    await runScenario(target, scenario, tag, baseline ? baseline.delivered / 2 : undefined);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const wanted = (engine: string) => !ENGINES || ENGINES.includes(engine);
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+const benchStarted = performance.now();
+console.log(
+  `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average ${load()}`,
+);
+console.log(
+  `${CLIENTS} clients, ${MESSAGE_LENGTH}-character messages, warm-up ${WARMUP_MS / 1000} s, window ${WINDOW_MS / 1000} s${QUICK ? ' (--quick)' : ''}`,
+);
+console.log(`\n${HEADER}`);
+
+const bare = await startBareServer();
+await measure(bare, 'ws');
+await bare.stop();
+
+if (wanted('PGlite')) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'digi-chat-bench-'));
+  const server = await startChatServer({ DATA_DIR: dataDir });
+  console.log('\nchat, PGlite, 1 process');
+  const cookies = await registerPeople(server.url, CLIENTS);
+  const target = chatTarget('chat PGlite', [server], cookies);
+  await measure(target, 'pglite');
+  await target.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const bin = findPostgresBin();
+if (wanted('PostgreSQL') && bin) {
+  const cluster = await startPostgresCluster(bin);
+  try {
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE bench');
+    await admin.end();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'digi-chat-bench-'));
+    const env = { DATA_DIR: dataDir, DATABASE_URL: cluster.url.replace(/\/postgres$/, '/bench') };
+    const one = await startChatServer(env);
+    console.log('\nchat, PostgreSQL, 1 process');
+    const cookies = await registerPeople(one.url, CLIENTS);
+    const port = new URL(cluster.url).port;
+    await measure(chatTarget('chat PostgreSQL', [one], cookies, port), 'pg1');
+    const two = await startChatServer(env);
+    const pair = chatTarget('chat PostgreSQL × 2', [one, two], cookies, port);
+    await measure(pair, 'pg2');
+    await pair.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  } finally {
+    cluster.stop();
+  }
+} else if (wanted('PostgreSQL')) {
+  console.log(
+    '\nPostgreSQL is not installed (apt-get install -y postgresql): chat on PGlite only.',
+  );
+}
+
+console.log(`\n${HEADER}`);
+for (const row of results) printRow(row);
+
+console.log('\nTargets (issues 6 and 8):');
+for (const scenario of SCENARIOS) {
+  const of = (server: string, loadName: string) =>
+    results.find(
+      (row) =>
+        row.scenario === scenario.label && row.server === server && row.load.startsWith(loadName),
+    );
+  const baseline = of('bare ws', 'saturation');
+  for (const server of ['chat PGlite', 'chat PostgreSQL']) {
+    const saturated = of(server, 'saturation');
+    const half = of(server, 'half');
+    const own = of(server, 'half of own');
+    if (!baseline || !saturated || !half || !own) continue;
+    const ratio = saturated.delivered / baseline.delivered;
+    console.log(
+      `  ${scenario.label}, ${server}: ${format(ratio, 2)} × the baseline's throughput (target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'missed'}), ` +
+        `${format(perCpu(saturated) / perCpu(baseline), 2)} × per CPU-second; ` +
+        `p99 ${format(half.p99, 1)} ms at ${half.load === 'half' ? 'half load' : 'its capped half load'} (target < 50 ms: ${half.p99 < 50 ? 'met' : 'missed'}), ` +
+        `${format(own.p99, 1)} ms at half its own throughput`,
+    );
+  }
+  const one = of('chat PostgreSQL', 'saturation');
+  const two = of('chat PostgreSQL × 2', 'saturation');
+  if (one && two) {
+    const ratio = two.delivered / one.delivered;
+    console.log(
+      `  ${scenario.label}, two processes: ${format(ratio, 2)} × one process's throughput (target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'missed'})`,
+    );
+  }
+}
+console.log(
+  `\nload average ${load()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
+);
+if (profileDir) console.log(`CPU profiles of the chat processes: ${profileDir}`);
