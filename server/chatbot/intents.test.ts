@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { recognise, type Intent } from './intents.ts';
 
 const CASES: [string, Intent][] = [
+  ['where can i find the library building', { kind: 'contact' }],
+  ['what if i dont pick up my reservation', { kind: 'reserve-howto' }],
+  ['stuff by neil gaiman', { kind: 'works-by', author: 'neil gaiman', type: undefined }],
   ['When does the library open on Sunday?', { kind: 'hours' }],
   ['what time do you close', { kind: 'hours' }],
   ['How can I contact a librarian?', { kind: 'contact' }],

@@ -69,7 +69,7 @@ const GENERIC =
 
 /** Questions about how something works, not about one's own records or one title. */
 const ASKS_HOW =
-  /\bhow (long|many|much|far|early|soon|often)\b|^how (do|does|can|could|should|would|to)\b(?!.{0,20}\b(see|check|view|find|look at)\b.{0,10}\bmy\b)/;
+  /\bwhat (if|happens (if|when))\b|\bhow (long|many|much|far|early|soon|often)\b|^how (do|does|can|could|should|would|to)\b(?!.{0,20}\b(see|check|view|find|look at)\b.{0,10}\bmy\b)/;
 
 /** Trims quotes, a trailing question mark and filler from an extracted title or topic. */
 export function cleanPhrase(text: string): string {
@@ -163,7 +163,7 @@ export function recognise(prompt: string): Intent {
   if (match) return { kind: 'author-of', title: span(match, 1) };
 
   match = text.match(
-    /\b((?:research\s+)?papers?|articles?|books?|novels?|works?|publications?|course materials?|anything|something)\s+(?:(?:do|does|did)\s+(?:you|u|the library)\s+(?:have|stock|hold|carry|got)\s+|(?:you have|are there|have you got)\s+)?(?:by|from|written by|authored by)\s+(.+)/,
+    /\b((?:research\s+)?papers?|articles?|books?|novels?|works?|publications?|course materials?|stuff|things|anything|something)\s+(?:(?:do|does|did)\s+(?:you|u|the library)\s+(?:have|stock|hold|carry|got)\s+|(?:you have|are there|have you got)\s+)?(?:by|from|written by|authored by)\s+(.+)/,
   );
   if (match && !/^(the library|you)\b/.test(match[2]!)) {
     return { kind: 'works-by', author: span(match, 2), type: typeOf(match[1]) };
@@ -197,7 +197,7 @@ export function recognise(prompt: string): Intent {
   )
     return { kind: 'hours' };
   if (
-    /\b(contact|phone|telephone|call|e-?mail|address|adress|addres|where is the library|where are you|located|location|reach (you|the library)|get in touch|librarian)\b/.test(
+    /\b(contact|phone|telephone|call|e-?mail|address|adress|addres|where is the library|where are you|(find|get to|reach) the library( building)?|library building|directions|located|location|reach (you|the library)|get in touch|librarian)\b/.test(
       text,
     )
   ) {
