@@ -27,11 +27,7 @@ export function TextField({
   error?: { message?: string | undefined } | undefined;
   hint?: ReactNode;
 } & InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy =
-    [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const { id, hintId, errorId, describedBy } = useFieldIds(hint, error);
   return (
     <div className={styles.field}>
       <label htmlFor={id} className={styles.label}>
@@ -45,16 +41,7 @@ export function TextField({
         {...input}
         {...registration}
       />
-      {hint ? (
-        <span id={hintId} className={styles.hint}>
-          {hint}
-        </span>
-      ) : null}
-      {error?.message ? (
-        <span id={errorId} className={styles.error}>
-          {error.message}
-        </span>
-      ) : null}
+      <FieldNotes hint={hint} hintId={hintId} error={error} errorId={errorId} />
     </div>
   );
 }
