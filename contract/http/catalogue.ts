@@ -13,8 +13,8 @@ export const SEARCH_PAGE_SIZE_MAX = 50;
  */
 export const SEARCH_COUNT_LIMIT = 1000;
 
-// A blank query-string value (`?author=`) means "no filter", not an invalid one.
-const blankToUndefined = (value: unknown) =>
+/** A blank value (`?author=`, a whitespace-only field) means "not given", not an invalid one. */
+export const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** `GET /api/search` query string. */

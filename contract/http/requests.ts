@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_RESOURCE_TYPE } from '../limits.ts';
+import { blankToUndefined } from './catalogue.ts';
 
 /** Kinds of resource a person can ask the library to acquire (spec section 3). */
 export const RESOURCE_TYPES = ['book', 'journal', 'article', 'courseMaterial', 'other'] as const;
@@ -54,9 +55,6 @@ export const OPEN_REQUESTS_MAX = 10;
 /** Longest title and description of a request. */
 export const REQUEST_TITLE_MAX = 300;
 export const REQUEST_DESCRIPTION_MAX = 2000;
-
-const blankToUndefined = (value: unknown) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /**
  * `POST /api/users/requests`, the spec's payload. `student` is the name shown on the request; the

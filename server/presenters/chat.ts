@@ -1,8 +1,6 @@
 import type { ChatMessage, RoomMetadata, RoomSummary } from '../../contract/socket/chat.ts';
 import type { listRooms, MessageRow, RoomRow } from '../chat/store.ts';
-
-const iso = (value: Date | string) =>
-  (value instanceof Date ? value : new Date(value)).toISOString();
+import { isoInstant } from './instant.ts';
 
 /** One room of `available_rooms`. */
 export function presentRoom(row: Awaited<ReturnType<typeof listRooms>>[number]): RoomSummary {
@@ -11,7 +9,7 @@ export function presentRoom(row: Awaited<ReturnType<typeof listRooms>>[number]):
     description: row.description,
     creator: row.creator_name,
     creatorId: row.creator_id,
-    createdAt: iso(row.created_at),
+    createdAt: isoInstant(row.created_at),
     memberCount: Number(row.member_count ?? 0),
     abuseDetected: row.abuse_detected,
   };
@@ -25,7 +23,7 @@ export function presentMessage(row: MessageRow, roomName: string): ChatMessage {
     sender: row.sender_name,
     senderId: row.sender_id,
     content: row.content,
-    time: iso(row.created_at),
+    time: isoInstant(row.created_at),
     isSystemMessage: row.is_system,
   };
 }

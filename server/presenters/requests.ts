@@ -1,9 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ResourceRequestRecord } from '../../contract/http/requests.ts';
 import type { ResourceRequestsTable } from '../db/schema.ts';
-
-const iso = (value: Date | string) =>
-  (value instanceof Date ? value : new Date(value)).toISOString();
+import { isoInstant } from './instant.ts';
 
 /** A resource request as the caller (`viewerId`) sees it. */
 export function presentRequest(
@@ -20,10 +18,10 @@ export function presentRequest(
     institutionName: row.institution_name,
     status: row.status,
     ...(row.status_reason ? { statusReason: row.status_reason } : {}),
-    ...(row.status_changed_at ? { statusChangedAt: iso(row.status_changed_at) } : {}),
+    ...(row.status_changed_at ? { statusChangedAt: isoInstant(row.status_changed_at) } : {}),
     supporters: row.supporters,
     mine,
     supportedByMe: mine || row.supported_by_me,
-    createdAt: iso(row.created_at),
+    createdAt: isoInstant(row.created_at),
   };
 }

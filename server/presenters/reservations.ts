@@ -5,9 +5,7 @@ import type {
 } from '../../contract/http/reservations.ts';
 import { formatDate } from '../reservations/calendar.ts';
 import type { reservableBooks, ReservationRow } from '../reservations/holds.ts';
-
-const iso = (value: Date | string) =>
-  (value instanceof Date ? value : new Date(value)).toISOString();
+import { isoInstant } from './instant.ts';
 
 /** The genre a reservation card shows: the item's own, else its first subject. */
 const genreOf = (row: { genre: string | null; subjects: string[] }) =>
@@ -21,9 +19,9 @@ export function presentReservation(row: ReservationRow): ReservationRecord {
     date: row.pickup_date,
     formattedDate: formatDate(row.pickup_date),
     timeSlot: row.time_slot,
-    slotStartsAt: iso(row.slot_starts_at),
-    expiresAt: iso(row.expires_at),
-    createdAt: iso(row.created_at),
+    slotStartsAt: isoInstant(row.slot_starts_at),
+    expiresAt: isoInstant(row.expires_at),
+    createdAt: isoInstant(row.created_at),
     book: {
       id: row.item_id,
       title: row.title,

@@ -1,10 +1,10 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { ACTIVE_RESERVATIONS_MAX } from '../../contract/http/reservations.ts';
+import { isUuid } from '../db/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
 import { slotWindow, type TimeSlot } from './calendar.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_RESERVABLE = 'That book is not in the reservation catalogue.';
 
 /**
@@ -93,7 +93,7 @@ export interface HoldRequest {
 export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest): Promise<string> {
   // An id that is not a UUID cannot be in the catalogue; PostgreSQL would refuse the cast and
   // abort the transaction, so answer before asking it.
-  if (!UUID.test(hold.itemId)) throw new HttpError(404, NOT_RESERVABLE);
+  if (!isUuid(hold.itemId)) throw new HttpError(404, NOT_RESERVABLE);
   await trx
     .selectFrom('users')
     .select('id')

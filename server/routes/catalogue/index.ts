@@ -8,6 +8,7 @@ import { requireUser } from '../../auth/session.ts';
 import { createExternalSearch } from '../../catalogue/external.ts';
 import { searchCatalogue } from '../../catalogue/search.ts';
 import { refreshSearchWords } from '../../catalogue/words.ts';
+import { isUuid } from '../../db/ids.ts';
 import { HttpError, parseInput } from '../../http/errors.ts';
 import {
   presentCatalogueItem,
@@ -15,8 +16,6 @@ import {
   presentItemDetail,
 } from '../../presenters/catalogue.ts';
 import type { RouteContext } from '../context.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** How many course materials `users/get-books` lists. */
 export const COURSE_MATERIALS_LIMIT = 200;
@@ -53,7 +52,7 @@ export async function catalogueRoutes(app: FastifyInstance, context: RouteContex
   });
 
   const findItem = async (id: string) => {
-    const row = UUID.test(id)
+    const row = isUuid(id)
       ? await db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst()
       : undefined;
     if (!row) throw new HttpError(404, 'There is no such item in the catalogue.');

@@ -12,13 +12,12 @@ import {
   type RequestStatus,
 } from '../../../contract/http/requests.ts';
 import { requireUser } from '../../auth/session.ts';
+import { isUuid } from '../../db/ids.ts';
 import type { Database } from '../../db/schema.ts';
 import { HttpError, parseInput } from '../../http/errors.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
 import { presentRequest } from '../../presenters/requests.ts';
 import type { RouteContext } from '../context.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Requests one person may file in an hour. */
 const FILE_RATE = { limit: 30, windowSeconds: 3600 };
@@ -51,7 +50,7 @@ export async function requestRoutes(app: FastifyInstance, context: RouteContext)
     id: string,
     viewerId: string,
   ) => {
-    const row = UUID.test(id)
+    const row = isUuid(id)
       ? await requestQuery(source, viewerId).where('rr.id', '=', id).executeTakeFirst()
       : undefined;
     if (!row) throw new HttpError(404, 'There is no such resource request.');

@@ -1,0 +1,8 @@
+/**
+ * True for the text form of a UUID, the id type of our tables. Checked before a query: PostgreSQL
+ * refuses to cast anything else to `uuid` (an error, and an aborted transaction), so an id that
+ * cannot exist is answered as not found without asking the database.
+ */
+export function isUuid(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+}
