@@ -5,9 +5,8 @@ import pg from 'pg';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ITEMS } from './db/demo-data.ts';
-import { registrationFactory } from './test/factories.ts';
 import { createPostgresDatabase, testDatabaseKinds } from './test/databases.ts';
-import { runServerToExit, startServerProcess } from './test/process.ts';
+import { registerOn, runServerToExit, startServerProcess } from './test/process.ts';
 
 // These tests start the real process, as `npm start` does, so they take a few seconds each.
 describe('the server process on the embedded database', () => {
@@ -38,15 +37,7 @@ describe('the server process on the embedded database', () => {
 
   it('closes open sockets on SIGTERM instead of hanging', async () => {
     const server = await startServerProcess({ DATA_DIR: dataDir });
-    const registered = await fetch(`${server.url}/api/users/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.url },
-      body: JSON.stringify(registrationFactory()),
-    });
-    const cookie = registered.headers
-      .getSetCookie()
-      .map((line) => line.split(';')[0])
-      .join('; ');
+    const cookie = await registerOn(server);
     const socket = connectSocket(server.url, {
       transports: ['websocket'],
       reconnection: false,

@@ -24,7 +24,7 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
   let roomCounter = 0;
 
   const connect = async (person: SignedInPerson) => {
-    const socket = await connectChat(url, person.client, testApp.config.publicUrl);
+    const socket = await connectChat(url, person.client.cookieHeader(), testApp.config.publicUrl);
     open.push(socket);
     return socket;
   };
@@ -70,7 +70,7 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
 
   it('refuses guests with a reason the forum shows', async () => {
     const guest = new TestClient(testApp.app, testApp.config.publicUrl);
-    await expect(connectChat(url, guest, testApp.config.publicUrl)).rejects.toThrow(
+    await expect(connectChat(url, guest.cookieHeader(), testApp.config.publicUrl)).rejects.toThrow(
       'Please sign in to use the chat.',
     );
   });
@@ -118,7 +118,7 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
       memberCount: 0,
       abuseDetected: false,
     });
-    const late = await connectChat(url, librarian.client, testApp.config.publicUrl);
+    const late = await connectChat(url, librarian.client.cookieHeader(), testApp.config.publicUrl);
     open.push(late);
   });
 

@@ -2,63 +2,33 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Ack, ChatMessage, RoomSummary } from '../../contract/socket/chat.ts';
-import { registrationFactory } from '../test/factories.ts';
+import type { ChatMessage, RoomSummary } from '../../contract/socket/chat.ts';
 import { createPostgresDatabase, testDatabaseKinds } from '../test/databases.ts';
-import { startServerProcess, type ServerProcess } from '../test/process.ts';
-import type { ChatClient } from '../test/sockets.ts';
-import { io } from 'socket.io-client';
+import { registerOn, startServerProcess, type ServerProcess } from '../test/process.ts';
+import { connectChat, emitAck, type ChatClient } from '../test/sockets.ts';
 
 // Real server processes, as `npm start` runs them: a kill -9 in the middle of a conversation,
 // and two processes sharing one PostgreSQL through Socket.IO's Postgres adapter.
 
-/** Registers a new student on `server` and returns the session cookie. */
-async function registerOn(server: ServerProcess, firstName: string): Promise<string> {
-  const response = await fetch(`${server.url}/api/users/register`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      origin: server.url,
-      'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 250)}`,
-    },
-    body: JSON.stringify(registrationFactory({ firstName })),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-}
+/** A new student registered on `server` (from their own address), and their cookie. */
+const registerStudent = (server: ServerProcess, firstName: string) =>
+  registerOn(
+    server,
+    { firstName },
+    { 'x-forwarded-for': `203.0.113.${Math.floor(Math.random() * 250)}` },
+  );
 
 /** A chat socket to `server` with `cookie`, connected. */
-async function socketTo(
+const socketTo = (
   server: ServerProcess,
   cookie: string,
   options: { reconnection?: boolean } = {},
-): Promise<ChatClient> {
-  const socket: ChatClient = io(server.url, {
-    transports: ['websocket'],
-    reconnection: options.reconnection ?? false,
-    reconnectionDelay: 200,
-    reconnectionDelayMax: 1000,
-    extraHeaders: { cookie, origin: server.url },
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
-
-const ack = (socket: ChatClient, event: string, payload?: unknown): Promise<Ack> =>
-  (
-    socket.timeout(5_000) as unknown as { emitWithAck(e: string, p?: unknown): Promise<Ack> }
-  ).emitWithAck(event, payload);
+) => connectChat(server.url, cookie, server.url, options);
 
 const historyOf = (socket: ChatClient, roomName: string, after?: string) =>
   new Promise<ChatMessage[]>((resolve, reject) => {
     socket.once('room_history', (messages) => resolve(messages));
-    ack(socket, 'join_room', { roomName, ...(after ? { after } : {}) }).then((answer) => {
+    emitAck(socket, 'join_room', { roomName, ...(after ? { after } : {}) }).then((answer) => {
       if (!answer.ok) reject(new Error(answer.message));
     }, reject);
   });
@@ -79,13 +49,13 @@ describe('a server killed with SIGKILL in the middle of a conversation', () => {
     servers.push(first);
     const cookies = [];
     for (const name of ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara']) {
-      cookies.push(await registerOn(first, name));
+      cookies.push(await registerStudent(first, name));
     }
     const sockets = await Promise.all(
       cookies.map((cookie) => socketTo(first, cookie, { reconnection: true })),
     );
     const roomName = 'Durability';
-    expect(await ack(sockets[0]!, 'create_room', { roomName, description: '' })).toEqual({
+    expect(await emitAck(sockets[0]!, 'create_room', { roomName, description: '' })).toEqual({
       ok: true,
     });
     for (const socket of sockets) await historyOf(socket, roomName);
@@ -97,7 +67,7 @@ describe('a server killed with SIGKILL in the middle of a conversation', () => {
     const acknowledged: string[] = [];
     const sending = sockets.slice(1).flatMap((socket, who) =>
       [0, 1, 2, 3].map(async (index) => {
-        const answer = await ack(socket, 'send_message', {
+        const answer = await emitAck(socket, 'send_message', {
           room: roomName,
           message: `from ${who}: ${index}`,
         }).catch(() => ({ ok: false as const, message: 'no answer' }));
@@ -147,8 +117,8 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
       const two = await startServerProcess(env);
       servers.push(two);
 
-      const adaCookie = await registerOn(one, 'Ada');
-      const alanCookie = await registerOn(two, 'Alan');
+      const adaCookie = await registerStudent(one, 'Ada');
+      const alanCookie = await registerStudent(two, 'Alan');
       const ada = await socketTo(one, adaCookie);
       const alan = await socketTo(two, alanCookie);
       const roomName = 'Across processes';
@@ -162,7 +132,7 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
         };
         alan.on('available_rooms', check);
       });
-      expect(await ack(ada, 'create_room', { roomName, description: 'Shared' })).toEqual({
+      expect(await emitAck(ada, 'create_room', { roomName, description: 'Shared' })).toEqual({
         ok: true,
       });
       await historyOf(ada, roomName);
@@ -172,7 +142,7 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
       const atAlan = new Promise<ChatMessage>((resolve) => alan.once('receive_message', resolve));
       const atAda = new Promise<ChatMessage>((resolve) => ada.once('receive_message', resolve));
       expect(
-        (await ack(ada, 'send_message', { room: roomName, message: 'hello from one' })).ok,
+        (await emitAck(ada, 'send_message', { room: roomName, message: 'hello from one' })).ok,
       ).toBe(true);
       expect((await atAlan).content).toBe('hello from one');
       const back = new Promise<ChatMessage>((resolve) =>
@@ -182,7 +152,7 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
       );
       await atAda;
       expect(
-        (await ack(alan, 'send_message', { room: roomName, message: 'hello from two' })).ok,
+        (await emitAck(alan, 'send_message', { room: roomName, message: 'hello from two' })).ok,
       ).toBe(true);
       expect((await back).sender).toBe('Alan');
 
@@ -205,7 +175,7 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
 
       // Closing on one process ends the room for members on the other.
       const closed = new Promise((resolve) => alan.once('room_closed', resolve));
-      expect(await ack(ada, 'close_room', { roomName })).toEqual({ ok: true });
+      expect(await emitAck(ada, 'close_room', { roomName })).toEqual({ ok: true });
       expect(await closed).toEqual({ roomName });
       for (const socket of [ada, alan, late, lateTwo]) socket.close();
     }, 120_000);

@@ -231,7 +231,11 @@ describe('the role matrix in docs/role-matrix.md', () => {
     const url = await listenOnFreePort(testApp);
     // Someone else's room, restricted, for the events that need one.
     const owner = await caller('student');
-    const ownerSocket = await connectChat(url, owner.client, testApp.config.publicUrl);
+    const ownerSocket = await connectChat(
+      url,
+      owner.client.cookieHeader(),
+      testApp.config.publicUrl,
+    );
     let rooms = 0;
     const someoneElsesRoom = async () => {
       const roomName = `Matrix room ${++rooms}`;
@@ -267,7 +271,11 @@ describe('the role matrix in docs/role-matrix.md', () => {
     for (const row of rows) {
       for (const who of WHO) {
         const { client } = await caller(who);
-        const socket = await connectChat(url, client, testApp.config.publicUrl).catch(() => null);
+        const socket = await connectChat(
+          url,
+          client.cookieHeader(),
+          testApp.config.publicUrl,
+        ).catch(() => null);
         const outcome = socket && (await SOCKET_DRIVERS[row.call]!(socket)).ok ? 'ok' : 'refused';
         socket?.close();
         expect(outcome, `${row.call} as ${who}`).toBe(row.cells[who]);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '../../scripts/lib/free-port.ts';
+import { registrationFactory } from './factories.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -73,6 +74,26 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       return exited;
     },
   };
+}
+
+/** Registers a new student on a running `server` over HTTP and returns their session cookie. */
+export async function registerOn(
+  server: ServerProcess,
+  overrides: Parameters<typeof registrationFactory>[0] = {},
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const response = await fetch(`${server.url}/api/users/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url, ...headers },
+    body: JSON.stringify(registrationFactory(overrides)),
+  });
+  if (response.status !== 200) {
+    throw new Error(`registration failed: ${response.status} ${await response.text()}`);
+  }
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
 }
 
 /** Runs `server/index.ts` to completion (for start-up failures) and returns its exit code and output. */

@@ -6,7 +6,6 @@ import type {
   ServerToClientEvents,
 } from '../../contract/socket/chat.ts';
 import type { TestApp } from './app.ts';
-import type { TestClient } from './http.ts';
 
 /** A typed chat client socket. */
 export type ChatClient = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -18,16 +17,15 @@ export async function listenOnFreePort(testApp: TestApp): Promise<string> {
 }
 
 /**
- * A socket.io-client connection as `client`'s browser would open it (its cookie, the app's
- * Origin), connected; rejects with the server's reason when the connection is refused.
+ * A socket.io-client connection as a browser with `cookie` would open it (from `origin`),
+ * connected; rejects with the server's reason when the connection is refused.
  */
 export async function connectChat(
   url: string,
-  client: TestClient,
+  cookie: string,
   origin: string,
   options: { reconnection?: boolean } = {},
 ): Promise<ChatClient> {
-  const cookie = client.cookieHeader();
   const socket: ChatClient = io(url, {
     transports: ['websocket'],
     reconnection: options.reconnection ?? false,
@@ -36,11 +34,19 @@ export async function connectChat(
     extraHeaders: { origin, ...(cookie ? { cookie } : {}) },
   });
   await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', (error) => {
+    // Each listener removes the other: a later connect_error (while reconnecting after a
+    // server restart) must not close a socket that connected.
+    const refused = (error: Error) => {
+      socket.off('connect', connected);
       socket.close();
       reject(error);
-    });
+    };
+    const connected = () => {
+      socket.off('connect_error', refused);
+      resolve();
+    };
+    socket.once('connect', connected);
+    socket.once('connect_error', refused);
   });
   return socket;
 }
