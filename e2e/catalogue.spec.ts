@@ -1,5 +1,5 @@
 import { newPerson, registerViaApi, signInThroughForm } from './accounts.ts';
-import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
 
 const DRIVE_ID = '1AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 
@@ -237,10 +237,7 @@ test.describe('at 390 px', () => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(page.getByText('Loading…')).toHaveCount(0);
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - window.innerWidth,
-      );
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
       await expectNoAxeViolations(page);
     });
   }

@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { newPerson, registerViaApi } from './accounts.ts';
-import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
 
 /** A new student, signed in in a browser context of their own, with a chat username chosen. */
 async function chatter(browser: Browser, baseURL: string, firstName: string): Promise<Page> {
@@ -124,10 +124,7 @@ test.describe('the discussion forum', () => {
       await registerViaApi(page.request, baseURL!, newPerson());
       await page.goto('/userprofile/discussion-forum');
       await expect(page.getByRole('heading', { name: 'Choose a username' })).toBeVisible();
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - window.innerWidth,
-      );
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
       await expectNoAxeViolations(page);
     });
   }

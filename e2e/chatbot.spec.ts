@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { newPerson, registerViaApi } from './accounts.ts';
-import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
 
 /** Opens the widget on the current page and returns its window. */
 async function openChatbot(page: Page) {
@@ -74,10 +74,7 @@ test.describe('the Digi Chatbot', () => {
     const box = await chat.boundingBox();
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - window.innerWidth,
-    );
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await expectNoAxeViolations(page);
   });
 

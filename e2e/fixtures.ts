@@ -34,6 +34,14 @@ export const test = base.extend<{ pageErrors: string[] }>({
 
 export { expect };
 
+/** Fails when the page is wider than the window: nothing may make a person scroll sideways. */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
 /** Runs axe-core on the page as it is now and fails with the list of violations. */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page })

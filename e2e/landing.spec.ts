@@ -1,4 +1,4 @@
-import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
 
 test.describe('landing page', () => {
   test('shows the top bar, hero, discover section and footer of the spec', async ({ page }) => {
@@ -183,10 +183,7 @@ test.describe('landing page', () => {
       await expect(
         page.getByRole('contentinfo').getByRole('heading', { name: 'Digi Library' }),
       ).toBeVisible();
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - window.innerWidth,
-      );
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
       for (const name of ['Sign In', 'Sign Up']) {
         const box = await page.getByRole('banner').getByRole('link', { name }).boundingBox();
         expect(box?.height, `${name} stays on one line`).toBeLessThan(50);

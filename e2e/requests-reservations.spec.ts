@@ -7,7 +7,7 @@ import {
   waitForMail,
   type Person,
 } from './accounts.ts';
-import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
 
 /** A new person signed in on a page of their own browser context. */
 async function signedIn(browser: Browser, baseURL: string, person: Person): Promise<Page> {
@@ -166,10 +166,7 @@ test.describe('reservations', () => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expect(page.getByText('Loading…')).toHaveCount(0);
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - window.innerWidth,
-      );
-      expect(overflow).toBeLessThanOrEqual(0);
+      await expectNoSidewaysScroll(page);
       await expectNoAxeViolations(page);
     });
   }

@@ -1,6 +1,6 @@
 import { ROUTES } from '../contract/routes.ts';
 import { newPerson, registerViaApi } from './accounts.ts';
-import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
 
 /** What a guest sees on a deep link: the screen's own heading, or the sign-in screen it guards. */
 const GUEST_HEADINGS: Record<keyof typeof ROUTES, RegExp> = {
@@ -77,10 +77,7 @@ test.describe('unknown routes', () => {
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto('/nope');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - window.innerWidth,
-    );
-    expect(overflow).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await expectNoAxeViolations(page);
   });
 });
