@@ -65,6 +65,79 @@ function vitestCounts(file: string): Counts | undefined {
   };
 }
 
+/**
+ * The failed tests of a Vitest JSON report, one line each with the first line of the reason, so that
+ * a CI log that keeps only its tail still says what broke.
+ */
+function vitestFailures(file: string): string[] {
+  const report = readJson(file) as
+    | {
+        testResults?: {
+          name: string;
+          message?: string;
+          assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[];
+        }[];
+      }
+    | undefined;
+  const lines: string[] = [];
+  for (const suite of report?.testResults ?? []) {
+    const relative = path.relative(ROOT, suite.name);
+    const failed = (suite.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failed) {
+      lines.push(`${relative} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (failed.length === 0 && suite.message)
+      lines.push(`${relative}: ${firstLine(suite.message)}`);
+  }
+  return lines;
+}
+
+interface PlaywrightSuite {
+  title: string;
+  file?: string;
+  suites?: PlaywrightSuite[];
+  specs?: {
+    title: string;
+    file: string;
+    line: number;
+    tests: { status: string; results: { error?: { message?: string } }[] }[];
+  }[];
+}
+
+/** The failed tests of a Playwright JSON report, like {@link vitestFailures}. */
+function playwrightFailures(file: string): string[] {
+  const report = readJson(file) as { suites?: PlaywrightSuite[] } | undefined;
+  const lines: string[] = [];
+  const visit = (suite: PlaywrightSuite, titles: string[]) => {
+    const here = suite.file && suite.title === suite.file ? titles : [...titles, suite.title];
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results.at(-1)?.error?.message;
+        lines.push(
+          `${spec.file}:${spec.line} › ${[...here, spec.title].join(' › ')}: ${firstLine(error)}`,
+        );
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child, here);
+  };
+  for (const suite of report?.suites ?? []) visit(suite, []);
+  return lines;
+}
+
+function firstLine(text: string | undefined): string {
+  // Reporter messages carry ANSI colours; the summary is read as plain text.
+  // eslint-disable-next-line no-control-regex
+  const plain = (text ?? 'no reason given').replace(/\u001b\[[0-9;]*m/g, '');
+  return (
+    plain
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim()
+      .slice(0, 300) ?? ''
+  );
+}
+
 function playwrightCounts(file: string): Counts | undefined {
   const report = readJson(file) as
     { stats: { expected: number; unexpected: number; flaky: number; skipped: number } } | undefined;
@@ -77,6 +150,7 @@ async function main(): Promise<number> {
   rmSync(REPORTS, { recursive: true, force: true });
   mkdirSync(REPORTS, { recursive: true });
   const notRun: string[] = [];
+  const failures: string[] = [];
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
   let broken = false;
 
@@ -129,6 +203,7 @@ async function main(): Promise<number> {
     );
     const unit = vitestCounts(vitestReport);
     if (unit) Object.assign(total, add(total, unit));
+    failures.push(...vitestFailures(vitestReport));
     if (!unit || (vitestExit !== 0 && unit.failed === 0)) {
       console.error(`[test] Vitest exited with ${vitestExit} without a usable report`);
       broken = true;
@@ -150,6 +225,7 @@ async function main(): Promise<number> {
       });
       const e2e = playwrightCounts(e2eReport);
       if (e2e) Object.assign(total, add(total, e2e));
+      failures.push(...playwrightFailures(e2eReport));
       if (!e2e || (e2eExit !== 0 && e2e.failed === 0)) {
         console.error(`[test] Playwright exited with ${e2eExit} without a usable report`);
         broken = true;
@@ -169,6 +245,7 @@ async function main(): Promise<number> {
 
   console.log('');
   for (const tier of notRun) console.log(`[test] NOT RUN: ${tier}`);
+  for (const failure of failures) console.log(`[test] FAILED: ${failure}`);
   if (broken) total.failed = Math.max(total.failed, 1);
   const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : '';
   console.log(`${total.passed} passed, ${total.failed} failed${skipped}`);

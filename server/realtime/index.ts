@@ -101,12 +101,11 @@ export function mountRealtime(
   // one connection for LISTEN all the time, so it gets a small pool of its own: the app's pool
   // must be able to end while the adapter is still up (and the other way round).
   const adapterPool = database.connectionString
-    ? new pg.Pool({ connectionString: database.connectionString, max: 2 })
+    ? closablePool(new pg.Pool({ connectionString: database.connectionString, max: 2 }))
     : undefined;
   if (adapterPool) {
-    adapterPool.on('error', () => {});
     io.adapter(
-      createAdapter(adapterPool, {
+      createAdapter(adapterPool.pool, {
         errorHandler: (error) => app.log.warn({ err: error }, 'socket.io postgres adapter'),
       }),
     );
@@ -122,4 +121,45 @@ export function mountRealtime(
     await adapterPool?.end();
   });
   return io;
+}
+
+/**
+ * The adapter's pool, which can end even while the adapter is still connecting.
+ *
+ * The adapter takes its LISTEN connection asynchronously and keeps it, but only knows it has it
+ * once its LISTEN statements are done; its `close()` releases it only then. A shutdown soon after
+ * start-up (a test, a SIGTERM during boot) could close the adapter in between: the connection was
+ * never released, and `pool.end()` waited for it until Fastify's 30 s timeout. So `end()` closes
+ * whatever the adapter still holds, and later attempts (the adapter retries when a connection
+ * drops) wait forever instead of failing into a retry loop that would keep the process alive.
+ */
+function closablePool(pool: pg.Pool) {
+  let ending = false;
+  const held = new Set<pg.PoolClient>();
+  const never = () => new Promise<never>(() => {});
+  pool.on('error', () => {});
+  pool.on('release', (_error: unknown, client: pg.PoolClient) => held.delete(client));
+  const facade = {
+    async connect() {
+      if (ending) return never();
+      const client = await pool.connect();
+      if (ending) {
+        client.release();
+        return never();
+      }
+      held.add(client);
+      return client;
+    },
+    query: pool.query.bind(pool),
+  };
+  return {
+    /** What the adapter is given: it uses only `connect` and `query`. */
+    pool: facade as unknown as pg.Pool,
+    async end() {
+      ending = true;
+      for (const client of held) client.release(true);
+      held.clear();
+      await pool.end();
+    },
+  };
 }
