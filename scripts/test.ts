@@ -9,24 +9,26 @@
  * run is named with the one command that installs what it lacks.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
   findPostgresBin,
   startPostgresCluster,
   type PostgresCluster,
 } from './lib/postgres-cluster.ts';
+import {
+  add,
+  playwrightCounts,
+  playwrightFailures,
+  vitestCounts,
+  vitestFailures,
+  type Counts,
+} from './lib/test-reports.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const REPORTS = path.join(ROOT, '.reports');
 const CI = ['true', '1'].includes(String(process.env.CI).toLowerCase());
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-interface Counts {
-  passed: number;
-  failed: number;
-  skipped: number;
-}
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   return new Promise((resolve) => {
@@ -38,112 +40,6 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Prom
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     child.on('error', () => resolve(1));
   });
-}
-
-function readJson(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-function vitestCounts(file: string): Counts | undefined {
-  const report = readJson(file) as
-    | {
-        numPassedTests: number;
-        numFailedTests: number;
-        numPendingTests: number;
-        numTodoTests: number;
-      }
-    | undefined;
-  if (!report) return undefined;
-  return {
-    passed: report.numPassedTests,
-    failed: report.numFailedTests,
-    skipped: report.numPendingTests + report.numTodoTests,
-  };
-}
-
-/**
- * The failed tests of a Vitest JSON report, one line each with the first line of the reason, so that
- * a CI log that keeps only its tail still says what broke.
- */
-function vitestFailures(file: string): string[] {
-  const report = readJson(file) as
-    | {
-        testResults?: {
-          name: string;
-          message?: string;
-          assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[];
-        }[];
-      }
-    | undefined;
-  const lines: string[] = [];
-  for (const suite of report?.testResults ?? []) {
-    const relative = path.relative(ROOT, suite.name);
-    const failed = (suite.assertionResults ?? []).filter((test) => test.status === 'failed');
-    for (const test of failed) {
-      lines.push(`${relative} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
-    }
-    if (failed.length === 0 && suite.message)
-      lines.push(`${relative}: ${firstLine(suite.message)}`);
-  }
-  return lines;
-}
-
-interface PlaywrightSuite {
-  title: string;
-  file?: string;
-  suites?: PlaywrightSuite[];
-  specs?: {
-    title: string;
-    file: string;
-    line: number;
-    tests: { status: string; results: { error?: { message?: string } }[] }[];
-  }[];
-}
-
-/** The failed tests of a Playwright JSON report, like {@link vitestFailures}. */
-function playwrightFailures(file: string): string[] {
-  const report = readJson(file) as { suites?: PlaywrightSuite[] } | undefined;
-  const lines: string[] = [];
-  const visit = (suite: PlaywrightSuite, titles: string[]) => {
-    const here = suite.file && suite.title === suite.file ? titles : [...titles, suite.title];
-    for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests) {
-        if (test.status !== 'unexpected') continue;
-        const error = test.results.at(-1)?.error?.message;
-        lines.push(
-          `${spec.file}:${spec.line} › ${[...here, spec.title].join(' › ')}: ${firstLine(error)}`,
-        );
-      }
-    }
-    for (const child of suite.suites ?? []) visit(child, here);
-  };
-  for (const suite of report?.suites ?? []) visit(suite, []);
-  return lines;
-}
-
-function firstLine(text: string | undefined): string {
-  // Reporter messages carry ANSI colours; the summary is read as plain text.
-  // eslint-disable-next-line no-control-regex
-  const plain = (text ?? 'no reason given').replace(/\u001b\[[0-9;]*m/g, '');
-  return (
-    plain
-      .split('\n')
-      .find((line) => line.trim() !== '')
-      ?.trim()
-      .slice(0, 300) ?? ''
-  );
-}
-
-function playwrightCounts(file: string): Counts | undefined {
-  const report = readJson(file) as
-    { stats: { expected: number; unexpected: number; flaky: number; skipped: number } } | undefined;
-  if (!report) return undefined;
-  const { expected, unexpected, flaky, skipped } = report.stats;
-  return { passed: expected + flaky, failed: unexpected, skipped };
 }
 
 async function main(): Promise<number> {
@@ -203,7 +99,7 @@ async function main(): Promise<number> {
     );
     const unit = vitestCounts(vitestReport);
     if (unit) Object.assign(total, add(total, unit));
-    failures.push(...vitestFailures(vitestReport));
+    failures.push(...vitestFailures(vitestReport, ROOT));
     if (!unit || (vitestExit !== 0 && unit.failed === 0)) {
       console.error(`[test] Vitest exited with ${vitestExit} without a usable report`);
       broken = true;
@@ -250,14 +146,6 @@ async function main(): Promise<number> {
   const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : '';
   console.log(`${total.passed} passed, ${total.failed} failed${skipped}`);
   return total.failed > 0 || broken ? 1 : 0;
-}
-
-function add(a: Counts, b: Counts): Counts {
-  return {
-    passed: a.passed + b.passed,
-    failed: a.failed + b.failed,
-    skipped: a.skipped + b.skipped,
-  };
 }
 
 process.exitCode = await main();
