@@ -26,7 +26,7 @@ import {
   exitRoom,
   findRoom,
   forgetServers,
-  insertMessageIfOpen,
+  createMessageWriter,
   listRooms,
   roomHistory,
   SERVER_STALE_MS,
@@ -94,6 +94,7 @@ export function mountChat(
   const serverId = randomUUID();
   const moderator = createModerator(options.moderationWords);
   const recent = new Map<string, number[]>();
+  const writer = createMessageWriter(db);
 
   let pushTimer: NodeJS.Timeout | undefined;
   /** Sends every client the room list soon, once for a burst of changes. */
@@ -272,7 +273,7 @@ export function mountChat(
         pushRooms();
         throw new Refusal(`${CHAT_TEXT.abuseWarning} ${CHAT_TEXT.abuseWarningMore}`);
       }
-      const row = await insertMessageIfOpen(db, {
+      const row = await writer.write({
         roomId: joined.id,
         senderId: user.id,
         senderName: user.chatName,
