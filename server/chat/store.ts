@@ -183,9 +183,12 @@ function compareIds(a: string, b: string): number {
 }
 
 /**
- * Group commit for chat messages: a message is written at once when nothing is being written,
- * and the messages that arrive while a write is under way go together in the next statement. An
- * idle room waits for nothing; a busy one pays for a statement per batch instead of per message.
+ * Group commit for chat messages: the messages that arrive in one turn of the event loop, and
+ * those that arrive while a write is under way, go together in one statement. An idle room waits
+ * for nothing (a write starts at the end of the turn that brought the message); a busy one pays
+ * for a statement per batch instead of per message. The turn matters on PGlite, whose statements
+ * run on this thread: while one runs no message can arrive, so "during a write" alone would
+ * gather almost nothing there.
  * Each message's promise settles with its own row (or undefined, as `insertMessagesIfOpen`), in
  * the order of the ids, so broadcasts that follow go out in order.
  */
@@ -197,6 +200,7 @@ export function createMessageWriter(db: Kysely<Database>, options: { maxBatch?: 
     reject(error: unknown): void;
   }
   let queue: Pending[] = [];
+  /** A drain is scheduled or under way; it takes every message queued before it ends. */
   let writing = false;
 
   const settle = (batch: Pending[], rows: (MessageRow | undefined)[]) => {
@@ -211,7 +215,6 @@ export function createMessageWriter(db: Kysely<Database>, options: { maxBatch?: 
   };
 
   const drain = async () => {
-    writing = true;
     while (queue.length > 0) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(maxBatch);
@@ -246,7 +249,9 @@ export function createMessageWriter(db: Kysely<Database>, options: { maxBatch?: 
     write(message: NewMessage): Promise<MessageRow | undefined> {
       return new Promise((resolve, reject) => {
         queue.push({ message, resolve, reject });
-        if (!writing) void drain();
+        if (writing) return;
+        writing = true;
+        setImmediate(() => void drain());
       });
     },
   };
