@@ -6,7 +6,8 @@ import { createAuth } from './auth/auth.ts';
 import { resolveAuthSecret } from './auth/secret.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
-import { errorBody, installErrorHandler } from './http/errors.ts';
+import { answerFrameworkError, installErrorHandler } from './http/errors.ts';
+import { installCsrfGuard } from './http/csrf.ts';
 import { createMailer } from './mail/mailer.ts';
 import { allowedOrigins } from './http/origins.ts';
 import { serveWebApp } from './http/web-app.ts';
@@ -14,6 +15,7 @@ import { mountRealtime, userRoom } from './realtime/index.ts';
 import type { RouteContext } from './routes/context.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { catalogueRoutes } from './routes/catalogue/index.ts';
+import { docsRoutes } from './routes/docs/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { libraryRoutes } from './routes/library/index.ts';
 import { loadModerationWords } from './chat/moderation-words.ts';
@@ -85,6 +87,8 @@ export async function buildApp({
     // Rate limits count per client address: behind a proxy that is X-Forwarded-For's.
     trustProxy: config.trustProxy,
     return503OnClosing: true,
+    // A path the router cannot read (a broken %-escape, an overlong id) answers the error shape too.
+    frameworkErrors: answerFrameworkError,
   });
 
   installErrorHandler(app);
@@ -114,17 +118,9 @@ export async function buildApp({
     crossOriginEmbedderPolicy: false,
   });
 
-  // A state-changing call from another site's page is refused before any handler runs (CSRF).
-  // Browsers always send Origin on such calls; clients without one (curl, tests) are not browsers.
-  const origins = allowedOrigins(config);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS')
-      return;
-    const origin = request.headers.origin;
-    if (origin !== undefined && !origins.has(origin)) {
-      return reply.code(403).send(errorBody('Requests from other sites are not allowed.'));
-    }
-  });
+  // A state-changing call from another site's page, or with a body a form could send, is refused
+  // before any handler runs (CSRF).
+  installCsrfGuard(app, allowedOrigins(config));
 
   const mailer = createMailer(config, app.log);
   const auth = createAuth({
@@ -152,6 +148,7 @@ export async function buildApp({
     async (api) => {
       await api.register(healthRoutes, context);
       await api.register(libraryRoutes, context);
+      await api.register(docsRoutes, context);
       await api.register(authRoutes, context);
       await api.register(userRoutes, context);
       await api.register(catalogueRoutes, context);

@@ -15,3 +15,9 @@ export const errorResponseSchema = z.object({
 
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+/** What better-auth's own endpoints under `/api/auth/*` answer when they fail (not ours). */
+export const betterAuthErrorSchema = z.object({
+  message: z.string(),
+  code: z.string().optional(),
+});

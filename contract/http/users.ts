@@ -110,6 +110,17 @@ export function splitName(name: string): { firstName: string; lastName: string }
   return { firstName, lastName: rest.join(' ') };
 }
 
+/**
+ * `POST /api/auth/sign-in/social` (better-auth's endpoint) as the web app calls it: the provider
+ * ('google', or 'oidc' for the institution's own) and the screens to come back to.
+ */
+export const providerSignInRequestSchema = z.object({
+  provider: z.enum(['google', 'oidc']),
+  callbackURL: z.string().optional(),
+  newUserCallbackURL: z.string().optional(),
+  errorCallbackURL: z.string().optional(),
+});
+
 /** `POST /api/auth/sign-in/social` and `/sign-in/oauth2`: where to send the browser next. */
 export const providerRedirectSchema = z.object({ url: z.string() });
 

@@ -193,3 +193,6 @@ export const chatUsernameSchema = z.object({
     .refine((name) => !/[\p{Cc}<>]/u.test(name), 'Usernames cannot hold < > or control characters'),
 });
 export const chatUsernameResponseSchema = z.object({ username: z.string() });
+
+/** `GET /api/chat/moderation-words`: the library's extra abuse words, checked in the browser too. */
+export const moderationWordsResponseSchema = z.object({ words: z.array(z.string()) });

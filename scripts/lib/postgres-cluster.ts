@@ -8,6 +8,13 @@ import { freePort } from './free-port.ts';
 export interface PostgresCluster {
   /** Connection string of the `postgres` database as the `postgres` superuser. */
   url: string;
+  /**
+   * Stops the server as an administrator would (`pg_ctl stop -m fast`: sessions are ended with
+   * 57P01 admin_shutdown) and keeps its data, for outage tests; `resume()` starts it again.
+   */
+  pause(): void;
+  /** Starts a paused server again on the same data folder and port. */
+  resume(): void;
   stop(): void;
 }
 
@@ -49,21 +56,29 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
     execFileSync('chown', ['postgres', folder]);
   }
   run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  run('pg_ctl', [
-    '-D',
-    dataDir,
-    '-l',
-    path.join(folder, 'server.log'),
-    '-o',
-    `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-    '-w',
-    'start',
-  ]);
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      dataDir,
+      '-l',
+      path.join(folder, 'server.log'),
+      '-o',
+      `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      '-w',
+      'start',
+    ]);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    pause() {
+      run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+    },
+    resume: start,
     stop() {
       try {
-        run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+        // A paused server has nothing to stop.
+        if (existsSync(path.join(dataDir, 'postmaster.pid')))
+          run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(folder, { recursive: true, force: true });
       }

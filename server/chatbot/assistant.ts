@@ -235,7 +235,7 @@ async function myReservations(context: AssistantContext, user: UserRow | null): 
     };
   }
   await expireHolds(context.db, context.now(), { userId: user.id });
-  const rows = await reservationQuery(context.db)
+  const rows = await reservationQuery(context.db, context.now())
     .where('r.user_id', '=', user.id)
     .where('r.status', '=', 'active')
     .orderBy('r.slot_starts_at')

@@ -111,11 +111,20 @@ export function lockDataDir(dataDir: string): () => void {
 }
 
 /**
+ * PostgreSQL's page cache inside PGlite. PostgreSQL's default, 128 MB, is resident from the
+ * moment PGlite starts (about 150 MB of WebAssembly memory in every process that opens the
+ * database, before any query); 16 MB costs about 30 MB (bench/README.md, "Memory"). Pages not in
+ * it are read from the operating system's file cache.
+ */
+export const PGLITE_SHARED_BUFFERS = '16MB';
+
+/**
  * Opens PGlite with the extensions our migrations use (pg_trgm). Every PGlite instance of the app
  * and its tests is made here, so none lacks one.
  */
 export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
   return PGlite.create({
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
     ...options,
     extensions: { pg_trgm },
     parsers: { [DATE_OID]: (value: string) => value, ...options.parsers },
@@ -148,12 +157,29 @@ export function wrapPglite(pglite: PGlite): DatabaseHandle {
   };
 }
 
+/** How long a query waits for a connection before it fails (a 503, not a hang). */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * A node-postgres pool that lives through its server going away. A connection that loses its
+ * server emits 'error'; with no listener that event ends the process. The pool listens while a
+ * connection is idle (and drops it), but not while one is checked out: a query in flight, a
+ * transaction, or the Socket.IO adapter's LISTEN connection. So every connection gets a listener
+ * of its own; the query using it fails instead, the pool drops it when it is released, and opens
+ * new ones once the server is back. Connecting gives up after CONNECT_TIMEOUT_MS.
+ */
+export function createPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool({ connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...config });
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
 /** Opens a pool on a real PostgreSQL server. */
 export function openPostgres(connectionString: string): DatabaseHandle {
-  const pool = new pg.Pool({
+  const pool = createPool({
     connectionString,
     max: 10,
-    connectionTimeoutMillis: 5_000,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === DATE_OID
@@ -161,8 +187,6 @@ export function openPostgres(connectionString: string): DatabaseHandle {
           : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client that loses its server must not crash the process; the next query reports it.
-  pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -6,3 +6,12 @@
 export function isUuid(id: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 }
+
+/**
+ * True for a reservation's id as the database makes it (`RES-` and the sequence's digits).
+ * Checked before a query, so an id that cannot exist (one holding U+0000 would fail the query) is
+ * answered as not found without asking the database.
+ */
+export function isReservationId(id: string): boolean {
+  return /^RES-\d{1,19}$/.test(id);
+}

@@ -20,6 +20,10 @@ describe('error responses', () => {
           success: true,
           body: parseInput(bodySchema, request.body),
         }));
+        app.post('/api/test/loose', async (request) => ({
+          success: true,
+          body: parseInput(z.object({}).loose(), request.body),
+        }));
         app.get('/api/test/conflict', async () => {
           throw new HttpError(409, 'That already exists.');
         });
@@ -80,6 +84,31 @@ describe('error responses', () => {
     }
   });
 
+  // Found by the fuzzer: PostgreSQL text cannot hold U+0000, and PGlite failed on some lone
+  // surrogates: either reached a query and failed it (500).
+  it('refuses text holding NUL or a lone surrogate with a 400 naming the field, at any depth', async () => {
+    const response = await post(JSON.stringify({ title: 'Du\u0000ne', year: 1965 }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([
+      { path: 'title', message: 'Text cannot contain the NUL character (U+0000).' },
+    ]);
+    const surrogate = await post(JSON.stringify({ title: 'Dune \uD800\u202E\uDC00', year: 1965 }));
+    expect(surrogate.statusCode).toBe(400);
+    expect(surrogate.json().errors).toEqual([
+      { path: 'title', message: 'Text must be valid Unicode (it holds a lone surrogate).' },
+    ]);
+    const pair = await post(JSON.stringify({ title: 'Dune 𝕏', year: 1965 }));
+    expect(pair.statusCode).toBe(200);
+    const nested = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/test/loose',
+      payload: `{"a":${'['.repeat(50_000)}"\\u0000"${']'.repeat(50_000)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(nested.statusCode).toBe(400);
+    expect(nested.json().errors[0].message).toBe('Text cannot contain the NUL character (U+0000).');
+  });
+
   it('keeps the status and message of an HttpError', async () => {
     const response = await testApp.app.inject({ url: '/api/test/conflict' });
     expect(response.statusCode).toBe(409);
@@ -95,5 +124,26 @@ describe('error responses', () => {
     });
     expect(response.body).not.toContain('secret');
     expect(response.body).not.toContain('db.ts');
+  });
+
+  // Found by the fuzzer: Fastify's router answered these itself, in its own shape.
+  it('answers a path the router cannot read in the error shape', async () => {
+    const cases = [
+      {
+        url: '/api/items/%',
+        status: 400,
+        message: 'The address is not valid: it has a broken %-escape.',
+      },
+      {
+        url: `/api/items/${'a'.repeat(101)}`,
+        status: 414,
+        message: 'A part of the address is too long.',
+      },
+    ];
+    for (const { url, status, message } of cases) {
+      const response = await testApp.app.inject({ url });
+      expect(response.statusCode, url).toBe(status);
+      expect(response.json()).toEqual({ success: false, message });
+    }
   });
 });

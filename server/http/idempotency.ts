@@ -12,13 +12,25 @@ export interface Outcome {
   body: unknown;
 }
 
-/** JSON with object keys sorted, so the same body always hashes the same. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+/** Deepest nesting of a body that is hashed; no real payload comes near it. */
+export const IDEMPOTENT_BODY_DEPTH_MAX = 64;
+
+/**
+ * JSON with object keys sorted, so the same body always hashes the same. A body nested deeper
+ * than {@link IDEMPOTENT_BODY_DEPTH_MAX} is a 400: the walk must not run out of stack (a 500).
+ */
+function stableJson(value: unknown, depth = 0): string {
+  if (depth > IDEMPOTENT_BODY_DEPTH_MAX)
+    throw new HttpError(400, 'The request body is nested too deeply.');
+  if (Array.isArray(value))
+    return `[${value.map((item) => stableJson(item, depth + 1)).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     return `{${Object.keys(value)
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`)
+      .map(
+        (key) =>
+          `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key], depth + 1)}`,
+      )
       .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

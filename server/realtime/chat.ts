@@ -34,6 +34,7 @@ import {
   type RoomRow,
 } from '../chat/store.ts';
 import type { Database } from '../db/schema.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { presentMessage, presentRoom, presentRoomMetadata } from '../presenters/chat.ts';
 import type { SocketUser } from './index.ts';
 
@@ -167,6 +168,17 @@ export function mountChat(
       if (row) user.chatName = row.chat_username ?? row.first_name;
     };
 
+    /** What the person is told when an event fails; only unexpected failures are logged as errors. */
+    const failureMessage = (error: unknown, event: string) => {
+      if (error instanceof Refusal) return error.message;
+      if (isDatabaseUnavailable(error)) {
+        log.warn({ err: error, event }, 'chat event failed: the database is unavailable');
+        return DATABASE_UNAVAILABLE_MESSAGE;
+      }
+      log.error({ err: error, event }, 'chat event failed');
+      return 'Something went wrong on our side. Please try again.';
+    };
+
     /** Registers a handler: parses, answers the ack, or `chat_error` when there is none. */
     const on = (
       event: keyof ClientToServerEvents,
@@ -178,14 +190,7 @@ export function mountChat(
         try {
           answer = (await handler(args[0])) ?? { ok: true };
         } catch (error) {
-          if (!(error instanceof Refusal)) log.error({ err: error, event }, 'chat event failed');
-          answer = {
-            ok: false,
-            message:
-              error instanceof Refusal
-                ? error.message
-                : 'Something went wrong on our side. Please try again.',
-          };
+          answer = { ok: false, message: failureMessage(error, event) };
         }
         if (ack) ack(answer);
         else if (!answer.ok) socket.emit('chat_error', { message: answer.message });

@@ -3,12 +3,13 @@ import { Server } from 'socket.io';
 import { SOCKET_DEFAULTS } from '../../contract/limits.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { Config } from '../config.ts';
-import type { DatabaseHandle } from '../db/client.ts';
+import { createPool, type DatabaseHandle } from '../db/client.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { allowedOrigins } from '../http/origins.ts';
 import type { Role } from '../../contract/http/users.ts';
 import { SOCKET_MAX_PAYLOAD_BYTES } from '../../contract/socket/chat.ts';
 import { createAdapter } from '@socket.io/postgres-adapter';
-import pg from 'pg';
+import type pg from 'pg';
 import { mountChat, type ChatServer } from './chat.ts';
 
 /** Who a socket belongs to, decided by the server from the session cookie at connection. */
@@ -94,14 +95,20 @@ export function mountRealtime(
       next();
     } catch (error) {
       app.log.warn({ err: error }, 'socket authentication failed');
-      next(new Error('We could not check your sign-in. Please try again.'));
+      next(
+        new Error(
+          isDatabaseUnavailable(error)
+            ? DATABASE_UNAVAILABLE_MESSAGE
+            : 'We could not check your sign-in. Please try again.',
+        ),
+      );
     }
   });
   // Several processes on one PostgreSQL: the adapter carries broadcasts between them. It holds
   // one connection for LISTEN all the time, so it gets a small pool of its own: the app's pool
   // must be able to end while the adapter is still up (and the other way round).
   const adapterPool = database.connectionString
-    ? closablePool(new pg.Pool({ connectionString: database.connectionString, max: 2 }))
+    ? closablePool(createPool({ connectionString: database.connectionString, max: 2 }))
     : undefined;
   if (adapterPool) {
     io.adapter(
@@ -132,12 +139,12 @@ export function mountRealtime(
  * never released, and `pool.end()` waited for it until Fastify's 30 s timeout. So `end()` closes
  * whatever the adapter still holds, and later attempts (the adapter retries when a connection
  * drops) wait forever instead of failing into a retry loop that would keep the process alive.
+ * A connection that ends under the adapter (the database went away) goes back to the pool.
  */
 function closablePool(pool: pg.Pool) {
   let ending = false;
   const held = new Set<pg.PoolClient>();
   const never = () => new Promise<never>(() => {});
-  pool.on('error', () => {});
   pool.on('release', (_error: unknown, client: pg.PoolClient) => held.delete(client));
   const facade = {
     async connect() {
@@ -148,6 +155,11 @@ function closablePool(pool: pg.Pool) {
         return never();
       }
       held.add(client);
+      // When the database goes away the adapter forgets this connection and takes a new one, but
+      // never releases it: hand it back broken, or the pool stays one short for good.
+      client.once('end', () => {
+        if (held.has(client)) client.release(new Error('the LISTEN connection ended'));
+      });
       return client;
     },
     query: pool.query.bind(pool),

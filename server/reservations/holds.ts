@@ -1,5 +1,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { ACTIVE_RESERVATIONS_MAX } from '../../contract/http/reservations.ts';
+import {
+  ACTIVE_RESERVATIONS_MAX,
+  type ReservationStatus,
+} from '../../contract/http/reservations.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
@@ -8,10 +11,18 @@ import { slotWindow, type TimeSlot } from './calendar.ts';
 const NOT_RESERVABLE = 'That book is not in the reservation catalogue.';
 
 /**
- * Reservations with what presenting one needs: the row, its book, its holder and the pickup date
- * as text. Callers add their own conditions and order.
+ * SQL for "this reservation is an active hold at `now`": active, and its 24 hours not over yet.
+ * A hold past its time reads as expired before `expireHolds` writes it so, and reads never write.
  */
-export function reservationQuery(db: Kysely<Database> | Transaction<Database>) {
+export function activeAt(now: Date) {
+  return sql<boolean>`(r.status = 'active' AND r.expires_at > ${now.toISOString()}::timestamptz)`;
+}
+
+/**
+ * Reservations with what presenting one needs: the row, its book, its holder and the pickup date
+ * as text, and the status as of `now` (see `activeAt`). Callers add their own conditions and order.
+ */
+export function reservationQuery(db: Kysely<Database> | Transaction<Database>, now: Date) {
   return db
     .selectFrom('reservations as r')
     .innerJoin('items as i', 'i.id', 'r.item_id')
@@ -24,7 +35,9 @@ export function reservationQuery(db: Kysely<Database> | Transaction<Database>) {
       'r.time_slot',
       'r.slot_starts_at',
       'r.expires_at',
-      'r.status',
+      sql<ReservationStatus>`CASE WHEN r.status = 'active' AND NOT ${activeAt(now)} THEN 'expired' ELSE r.status END`.as(
+        'status',
+      ),
       'r.created_at',
       'i.title',
       'i.authors',

@@ -1,34 +1,12 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../contract/http/users.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { reservableDates } from '../reservations/calendar.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { registrationFactory } from '../test/factories.ts';
 import { TestClient } from '../test/http.ts';
+import { matrixRows, WHO, type Who } from '../test/role-matrix.ts';
 import { connectChat, emitAck, listenOnFreePort, type ChatClient } from '../test/sockets.ts';
-
-type Who = 'guest' | Role;
-const WHO: Who[] = ['guest', 'student', 'faculty', 'librarian'];
-
-/** Rows of one markdown table of docs/role-matrix.md: the first cell, then one cell per role. */
-function matrixRows(heading: string): { call: string; cells: Record<Who, string> }[] {
-  const text = readFileSync(path.resolve(import.meta.dirname, '../../docs/role-matrix.md'), 'utf8');
-  const section = text.split(/^## /m).find((part) => part.startsWith(heading));
-  if (!section) throw new Error(`docs/role-matrix.md has no "## ${heading}" section`);
-  return section
-    .split('\n')
-    .filter((line) => line.startsWith('| `'))
-    .map((line) => {
-      const cells = line.split('|').map((cell) => cell.trim());
-      return {
-        call: cells[1]!.replace(/`/g, ''),
-        cells: { guest: cells[2]!, student: cells[3]!, faculty: cells[4]!, librarian: cells[5]! },
-      };
-    });
-}
 
 /** One caller: its browser-like client and the account it holds (a guest holds one it does not use). */
 interface Caller {
@@ -42,6 +20,7 @@ type Driver = (caller: Caller) => Promise<LightMyRequestResponse>;
 const DRIVERS: Record<string, Driver> = {
   'GET /api/health': ({ client }) => client.get('/api/health'),
   'GET /api/library': ({ client }) => client.get('/api/library'),
+  'GET /api/docs': ({ client }) => client.get('/api/docs'),
   'GET /api/users/me': ({ client }) => client.get('/api/users/me'),
   'GET /api/users/providers': ({ client }) => client.get('/api/users/providers'),
   'POST /api/users/check-user': ({ client }) =>

@@ -1,14 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { z } from 'zod';
 import type { CurrentUser } from '../../contract/http/users.ts';
 import { createModerator, type Moderator } from '../../contract/moderation.ts';
-import { chatUsernameResponseSchema } from '../../contract/socket/chat.ts';
+import {
+  chatUsernameResponseSchema,
+  moderationWordsResponseSchema,
+} from '../../contract/socket/chat.ts';
 import { apiPost, apiRequest } from './client.ts';
 import { SESSION_KEY } from './session.ts';
-
-/** `GET /api/chat/moderation-words` (the contract has no schema for it yet). */
-const moderationWordsResponseSchema = z.object({ words: z.array(z.string()) });
 
 /**
  * Saves the forum username on the profile, so it survives reloads and follows the person to

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../context.ts';
 import { forwardCookies, toFetchHeaders } from '../../auth/session.ts';
+import { errorBody, HttpError } from '../../http/errors.ts';
+
+/** The longest path under `/api/auth/` handed to better-auth (its own are under 100 characters). */
+export const AUTH_PATH_MAX = 1024;
 
 /**
  * `/api/auth/*`: better-auth's own endpoints (OAuth redirects and callbacks, password reset,
@@ -10,11 +14,22 @@ export async function authRoutes(
   app: FastifyInstance,
   { auth, config }: RouteContext,
 ): Promise<void> {
+  // A JSON body is checked as JSON here (the same errors as every route) but handed on as the
+  // text that came: serialising a parsed body again can run out of stack on deep nesting (a 500).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    parseJson(request, body as string, (error: Error | null) => done(error, body)),
+  );
+
   app.route({
     method: ['GET', 'POST'],
     url: '/auth/*',
     async handler(request, reply) {
       const url = new URL(request.url, config.publicUrl);
+      // better-auth rate-limits by address and path in an indexed column: a path longer than the
+      // index takes would fail in the database. None of its endpoints' paths comes near this.
+      if (url.pathname.length > AUTH_PATH_MAX) throw new HttpError(414, 'The address is too long.');
       const hasBody = request.method !== 'GET' && request.body !== undefined;
       const response = await auth.handler(
         new Request(url, {
@@ -28,12 +43,19 @@ export async function authRoutes(
             : {}),
         }),
       );
+      const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+      // better-auth answers a path it does not serve with `null`: the same JSON 404 as any /api.
+      if (response.status === 404 && (body === null || body.toString() === 'null')) {
+        return reply
+          .code(404)
+          .send(errorBody(`There is no API endpoint ${request.method} ${url.pathname}.`));
+      }
       reply.code(response.status);
       forwardCookies(response.headers, reply);
       response.headers.forEach((value, name) => {
         if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
       });
-      return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
+      return reply.send(body);
     },
   });
 }

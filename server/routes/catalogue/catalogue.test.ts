@@ -119,6 +119,17 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
       }
     });
 
+    // Found by the fuzzer: a NUL reached the SQL and failed it with a 500.
+    it('refuses a NUL in the query or a filter with a 400 naming it', async () => {
+      for (const name of ['q', 'author', 'category']) {
+        const response = await guest.get(`/api/search?${name}=a%00b${name === 'q' ? '' : '&q=x'}`);
+        expect(response.statusCode, name).toBe(400);
+        expect(response.json().errors, name).toEqual([
+          { path: name, message: 'Text cannot contain the NUL character (U+0000).' },
+        ]);
+      }
+    });
+
     it('drops a query of stop words alone and keeps the filters', async () => {
       expect((await search('q=the&category=gothic')).total).toBe(2);
       expect((await search('q=the%20of&type=book')).total).toBe(6);
@@ -278,6 +289,25 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
         publishedDate: 'Publication date must be a real date',
         driveLink: 'Drive link must be an http:// or https:// URL',
       });
+    });
+
+    // Found by the fuzzer: on PGlite this text failed the INSERT ("invalid byte sequence"): a 500.
+    it('refuses a lone surrogate or a NUL in a field with a 400 naming it', async () => {
+      for (const [instituteName, message] of [
+        ['\uD800\u202E\uDC00', 'Text must be valid Unicode (it holds a lone surrogate).'],
+        ['Campus\u0000', 'Text cannot contain the NUL character (U+0000).'],
+      ]) {
+        const response = await faculty.post('/api/faculty/post-book', {
+          title: 'T',
+          author: 'A',
+          publishedDate: '2026-01-01',
+          driveLink: DRIVE,
+          instituteName,
+          genre: 'g',
+        });
+        expect(response.statusCode).toBe(400);
+        expect(response.json().errors).toEqual([{ path: 'instituteName', message }]);
+      }
     });
   });
 });

@@ -142,6 +142,15 @@ describe.each(testDatabaseKinds())('the Digi Chatbot on %s, without a model', (k
     expect(html.links.every((link) => link.href.startsWith('/'))).toBe(true);
   });
 
+  // Found by the fuzzer: the prompt's words reached the catalogue search and failed it: a 500.
+  it('refuses a NUL in the prompt with a 400', async () => {
+    const response = await fresh().post('/api/chat', { prompt: 'books by\u0000Austen' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([
+      { path: 'prompt', message: 'Text cannot contain the NUL character (U+0000).' },
+    ]);
+  });
+
   it('enforces its limits: 413 beyond 2,000 characters, 400 for a blank prompt, 429 when flooded', async () => {
     const long = await guest.post('/api/chat', {
       prompt: 'x'.repeat(2001),

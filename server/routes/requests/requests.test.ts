@@ -91,6 +91,23 @@ describe.each(testDatabaseKinds())('resource requests on %s', (kind) => {
       expect(text.json().message).toBe('Send the request body as application/json.');
     });
 
+    // Found by the fuzzer: a NUL reached the INSERT (or the similarity query) and failed it: a 500.
+    it('refuses a NUL in any field, or in the similar-titles query, with a 400', async () => {
+      const response = await student.client.post('/api/users/requests', {
+        ...REQUEST,
+        institutionName: 'Campus\u0000University',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toEqual([
+        { path: 'institutionName', message: 'Text cannot contain the NUL character (U+0000).' },
+      ]);
+      const similar = await student.client.get('/api/users/requests/similar?title=quan%00tum');
+      expect(similar.statusCode).toBe(400);
+      expect(
+        await testApp.database.db.selectFrom('resource_requests').select('id').execute(),
+      ).toEqual([]);
+    });
+
     it('holds at most 10 open requests per person, even when they arrive together', async () => {
       const answers = await Promise.all(
         Array.from({ length: 14 }, (_, index) =>

@@ -9,6 +9,7 @@ import {
 } from '../../../contract/http/reservations.ts';
 import { RESERVATION_DAYS_AHEAD, RESERVATION_TIME_SLOTS } from '../../../contract/limits.ts';
 import { requireUser, type UserRow } from '../../auth/session.ts';
+import { isReservationId } from '../../db/ids.ts';
 import { HttpError, parseInput } from '../../http/errors.ts';
 import { idempotencyKey, runIdempotent } from '../../http/idempotency.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
@@ -26,6 +27,7 @@ import {
   formatDate,
 } from '../../reservations/calendar.ts';
 import {
+  activeAt,
   expireHolds,
   reservableBooks,
   reservationQuery,
@@ -51,7 +53,7 @@ export async function reservationRoutes(
   const timeZone = context.config.library.timeZone;
 
   const findOwn = async (user: UserRow, id: string): Promise<ReservationRow> => {
-    const row = await reservationQuery(db)
+    const row = await reservationQuery(db, context.now())
       .where('r.id', '=', id)
       .where('r.user_id', '=', user.id)
       .executeTakeFirst();
@@ -104,7 +106,9 @@ export async function reservationRoutes(
           timeZone,
           now,
         });
-        const row = await reservationQuery(trx).where('r.id', '=', id).executeTakeFirstOrThrow();
+        const row = await reservationQuery(trx, now)
+          .where('r.id', '=', id)
+          .executeTakeFirstOrThrow();
         return { statusCode: 200, body: { success: true, reservation: presentReservation(row) } };
       },
     );
@@ -121,11 +125,12 @@ export async function reservationRoutes(
 
   app.get('/users/reservations', async (request, reply) => {
     const user = await requireUser(request, reply, context);
-    await expireHolds(db, context.now(), { userId: user.id });
-    const rows = await reservationQuery(db)
+    // A GET writes nothing: a hold past its time reads as expired (`reservationQuery`).
+    const now = context.now();
+    const rows = await reservationQuery(db, now)
       .where('r.user_id', '=', user.id)
-      .orderBy(sql`CASE WHEN r.status = 'active' THEN 0 ELSE 1 END`)
-      .orderBy(sql`CASE WHEN r.status = 'active' THEN r.slot_starts_at END`, 'asc')
+      .orderBy(sql`CASE WHEN ${activeAt(now)} THEN 0 ELSE 1 END`)
+      .orderBy(sql`CASE WHEN ${activeAt(now)} THEN r.slot_starts_at END`, 'asc')
       .orderBy('r.created_at', 'desc')
       .limit(100)
       .execute();
@@ -134,6 +139,8 @@ export async function reservationRoutes(
 
   app.delete<{ Params: { id: string } }>('/users/reservations/:id', async (request, reply) => {
     const user = await requireUser(request, reply, context);
+    if (!isReservationId(request.params.id))
+      throw new HttpError(404, 'You have no reservation with that id.');
     const now = context.now();
     await expireHolds(db, now, { userId: user.id });
     const cancelled = await db
@@ -160,14 +167,13 @@ export async function reservationRoutes(
     const now = context.now();
     const date = query.date ? requestedDate(query.date, timeZone) : localDate(now, timeZone);
     if (date === null) throw new HttpError(400, 'date must be a real date (YYYY-MM-DD).');
-    await expireHolds(db, now);
     const [rows, onLoan] = await Promise.all([
-      reservationQuery(db)
+      reservationQuery(db, now)
         .where('r.pickup_date', '=', date)
         .orderBy('r.slot_starts_at')
         .orderBy('r.created_at')
         .execute(),
-      reservationQuery(db)
+      reservationQuery(db, now)
         .where('r.status', '=', 'collected')
         .orderBy('r.updated_at')
         .limit(500)
@@ -187,6 +193,8 @@ export async function reservationRoutes(
   app.patch<{ Params: { id: string } }>('/desk/reservations/:id', async (request, reply) => {
     await requireUser(request, reply, context, ['librarian']);
     const { status } = parseInput(deskStatusChangeSchema, request.body);
+    if (!isReservationId(request.params.id))
+      throw new HttpError(404, 'There is no reservation with that id.');
     const now = context.now();
     await expireHolds(db, now);
     const from = (Object.keys(DESK_TRANSITIONS) as (keyof typeof DESK_TRANSITIONS)[]).filter(
@@ -199,7 +207,9 @@ export async function reservationRoutes(
       .where('status', 'in', from)
       .returning('id')
       .executeTakeFirst();
-    const row = await reservationQuery(db).where('r.id', '=', request.params.id).executeTakeFirst();
+    const row = await reservationQuery(db, now)
+      .where('r.id', '=', request.params.id)
+      .executeTakeFirst();
     if (!row) throw new HttpError(404, 'There is no reservation with that id.');
     if (!changed) {
       throw new HttpError(

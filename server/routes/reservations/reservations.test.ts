@@ -300,6 +300,21 @@ describe.each(testDatabaseKinds())('reservations on %s', (kind) => {
       ).toBe(200);
     });
 
+    // Found by the fuzzer: hashing a deeply nested body for the key ran out of stack (a 500).
+    it('refuses a deeply nested body with a key as a 400, and reserves nothing', async () => {
+      const body = JSON.stringify(payload(books.pride));
+      const deep = `{"extra":${'['.repeat(20_000)}${']'.repeat(20_000)},${body.slice(1)}`;
+      const response = await student.client.request({
+        method: 'POST',
+        url: '/api/users/reservation',
+        payload: deep,
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'key-0005-abcdef' },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('The request body is nested too deeply.');
+      expect(await activeRows()).toEqual([]);
+    });
+
     it('lets concurrent duplicates create one reservation and all get its answer', async () => {
       const headers = { 'idempotency-key': 'key-0004-abcdef' };
       const answers = await Promise.all(
@@ -369,6 +384,21 @@ describe.each(testDatabaseKinds())('reservations on %s', (kind) => {
       expect((await reserve(other, books.alice)).statusCode).toBe(200);
       expect((await student.client.delete('/api/users/reservations/RES-1')).statusCode).toBe(404);
     });
+  });
+
+  // Found by the fuzzer: an id holding a NUL reached the query and failed it with a 500.
+  it('answers 404 for an id that cannot be a reservation, for its holder and at the desk', async () => {
+    const librarian = await signedInPerson(testApp, 'librarian');
+    for (const id of ['%00RES-1', 'RES-1%00', 'nope', 'RES-']) {
+      const cancel = await student.client.delete(`/api/users/reservations/${id}`);
+      expect(cancel.statusCode, id).toBe(404);
+      expect(cancel.json().message).toBe('You have no reservation with that id.');
+      const mark = await librarian.client.patch(`/api/desk/reservations/${id}`, {
+        status: 'collected',
+      });
+      expect(mark.statusCode, id).toBe(404);
+      expect(mark.json().message).toBe('There is no reservation with that id.');
+    }
   });
 
   describe('the library desk', () => {

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorResponseSchema } from '../../../contract/http/errors.ts';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { testDatabaseKinds } from '../../test/databases.ts';
+import { AUTH_PATH_MAX } from './index.ts';
+
+describe.each(testDatabaseKinds())('/api/auth/* on %s', (kind) => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await createTestApp(kind);
+  });
+  afterAll(async () => testApp.close());
+
+  // Found by the fuzzer: better-auth keys its rate limit by address and path in a unique index,
+  // and a long path (here a reset link with a 3,000-character token) made the insert fail: a 500.
+  it('refuses an overlong path with 414 before better-auth sees it', async () => {
+    const token = randomBytes(1500).toString('hex');
+    const response = await testApp.app.inject({
+      url: `/api/auth/reset-password/${token}?callbackURL=/forgot-password`,
+    });
+    expect(response.statusCode).toBe(414);
+    expect(errorResponseSchema.parse(response.json()).message).toBe('The address is too long.');
+  });
+
+  it('still hands a path at the limit to better-auth', async () => {
+    const prefix = '/api/auth/reset-password/';
+    const response = await testApp.app.inject({
+      url: `${prefix}${'a'.repeat(AUTH_PATH_MAX - prefix.length)}?callbackURL=/forgot-password`,
+    });
+    expect(response.statusCode).toBe(302);
+  });
+
+  // Found by the fuzzer: the proxy serialised the parsed body again, which ran out of stack (500).
+  it('hands a JSON body on as it came, however deep, and refuses what is not JSON as any route does', async () => {
+    const deep = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/social',
+      payload: `{"extra":${'['.repeat(20_000)}${']'.repeat(20_000)},"provider":"google"}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(deep.statusCode).toBe(404);
+    expect(deep.json().code).toBe('PROVIDER_NOT_FOUND');
+    for (const [payload, message] of [
+      ['{"provider":', 'The request body is not valid JSON.'],
+      ['', 'The request body is empty; send a JSON object.'],
+      ['{"__proto__":{"admin":true}}', 'The request body is not valid JSON.'],
+    ]) {
+      const response = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/social',
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.statusCode, payload).toBe(400);
+      expect(response.json(), payload).toEqual({ success: false, message });
+    }
+  });
+
+  it('answers a path better-auth does not serve with the JSON 404 of any /api path', async () => {
+    const response = await testApp.app.inject({ url: '/api/auth/no-such-endpoint' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({
+      success: false,
+      message: 'There is no API endpoint GET /api/auth/no-such-endpoint.',
+    });
+  });
+});
