@@ -55,7 +55,7 @@ function unstorable(text: string): string | undefined {
  * U+0000, and PGlite fails on some lone surrogates, each a 500 if it reached a query. Walked
  * without recursion, as a body may nest deeply.
  */
-function unstorableText(value: unknown): FieldError | undefined {
+export function unstorableText(value: unknown): FieldError | undefined {
   const pending: [unknown, string][] = [[value, '']];
   while (pending.length > 0) {
     const [item, path] = pending.pop()!;

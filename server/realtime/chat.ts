@@ -36,6 +36,7 @@ import {
 import type { Database } from '../db/schema.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { presentMessage, presentRoom, presentRoomMetadata } from '../presenters/chat.ts';
+import { unstorableText } from '../http/errors.ts';
 import type { SocketUser } from './index.ts';
 
 /** What the server keeps on each socket. */
@@ -73,6 +74,9 @@ const ROOMS_PUSH_DELAY_MS = 150;
 function parse<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.infer<Schema> {
   const result = schema.safeParse(payload);
   if (!result.success) throw new Refusal(result.error.issues[0]?.message ?? 'Invalid request.');
+  // The same rule as HTTP input: text the database cannot store is refused, not a failed insert.
+  const bad = unstorableText(result.data);
+  if (bad) throw new Refusal(bad.message);
   return result.data;
 }
 
