@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../contract/routes.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
@@ -16,6 +17,13 @@ describe('serving the web app', () => {
     await mkdir(path.join(webRoot, 'assets'));
     await writeFile(path.join(webRoot, 'index.html'), INDEX_HTML);
     await writeFile(path.join(webRoot, 'assets', 'index-abc123.js'), 'console.log(1)');
+    // As the build writes them (vite.config.ts): compressed copies beside the file.
+    await writeFile(path.join(webRoot, 'assets', 'app-def456.js'), 'console.log(2)');
+    await writeFile(path.join(webRoot, 'assets', 'app-def456.js.gz'), gzipSync('console.log(2)'));
+    await writeFile(
+      path.join(webRoot, 'assets', 'app-def456.js.br'),
+      brotliCompressSync('console.log(2)'),
+    );
     await writeFile(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     testApp = await createTestApp('pglite', { webRoot });
   });
@@ -30,6 +38,28 @@ describe('serving the web app', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(response.headers['content-type']).toMatch(/javascript/);
+  });
+
+  it('sends the compressed copy a browser accepts, and the plain file to others', async () => {
+    const url = '/assets/app-def456.js';
+    const brotli = await testApp.app.inject({ url, headers: { 'accept-encoding': 'gzip, br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toMatch(/javascript/);
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    const gzip = await testApp.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe('console.log(2)');
+    const plain = await testApp.app.inject({ url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(2)');
+    // A file without copies is sent as it is, whatever the browser accepts.
+    const uncompressed = await testApp.app.inject({
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(uncompressed.headers['content-encoding']).toBeUndefined();
+    expect(uncompressed.body).toBe('console.log(1)');
   });
 
   it('serves index.html and other files for revalidation', async () => {
@@ -59,9 +89,11 @@ describe('serving the web app', () => {
 
   it('answers a missing file with a plain 404, not the app', async () => {
     for (const url of ['/assets/index-old999.js', '/robots.txt']) {
-      const response = await testApp.app.inject({ url });
-      expect(response.statusCode, url).toBe(404);
-      expect(response.body, url).not.toContain('<html');
+      for (const headers of [{}, { 'accept-encoding': 'gzip, deflate, br' }]) {
+        const response = await testApp.app.inject({ url, headers });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.body, url).not.toContain('<html');
+      }
     }
   });
 

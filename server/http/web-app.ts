@@ -10,8 +10,10 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /**
  * Serves the built web app and answers everything no route matched. Hashed files under
  * `/assets/` are cached for a year; `index.html` is revalidated on every visit so a deploy shows
- * at once. A screen path (a deep link or a reload) gets the app; an unknown path gets the app with
- * status 404 so it can show its not-found page; `/api/*` and non-GET calls get JSON.
+ * at once. A browser that accepts brotli or gzip gets the `.br` or `.gz` copy the build wrote
+ * beside a file (vite.config.ts), when there is one. A screen path (a deep link or a reload) gets
+ * the app; an unknown path gets the app with status 404 so it can show its not-found page;
+ * `/api/*` and non-GET calls get JSON.
  */
 export async function serveWebApp(app: FastifyInstance, webRoot: string): Promise<void> {
   const built = existsSync(path.join(webRoot, 'index.html'));
@@ -21,12 +23,15 @@ export async function serveWebApp(app: FastifyInstance, webRoot: string): Promis
       // Looked up per request, so a rebuild is served without a restart.
       wildcard: true,
       cacheControl: false,
+      preCompressed: true,
       setHeaders(res, filePath) {
         const relative = path.relative(webRoot, filePath);
         res.setHeader(
           'cache-control',
           relative.startsWith(`assets${path.sep}`) ? IMMUTABLE : 'no-cache',
         );
+        // The answer depends on Accept-Encoding: caches must keep one per encoding.
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   }

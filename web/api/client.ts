@@ -1,3 +1,5 @@
+// First: zod must be told before the contract's schemas are built (see zod-setup.ts).
+import '../zod-setup.ts';
 import type { z } from 'zod';
 import { errorResponseSchema, type FieldError } from '../../contract/http/errors.ts';
 

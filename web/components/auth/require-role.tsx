@@ -38,7 +38,7 @@ export function RequireRole({
 
   if (isPending) {
     return (
-      <p className="container" role="status">
+      <p className="container screen-loading" role="status">
         Loading…
       </p>
     );

@@ -34,7 +34,10 @@ export function AppLayout({ children }: { children?: ReactNode }) {
       <main id="main" ref={main} tabIndex={-1} className={styles.main}>
         {children ?? <Outlet />}
       </main>
-      <Footer />
+      {/* Hidden, not left out, while the first screen's code loads: it fetches the library's
+          details meanwhile, and appears once below the screen instead of being pushed down by
+          it (a layout shift). */}
+      <Footer hidden={children !== undefined} />
       <ChatbotWidget />
       {children ? null : <ScrollRestoration />}
     </div>

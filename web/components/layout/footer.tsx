@@ -2,11 +2,11 @@ import { useLibraryInfo } from '../../api/library.ts';
 import styles from './layout.module.css';
 
 /** Footer: the library's name, address, contacts, opening hours and social links (from the server's configuration). */
-export function Footer() {
+export function Footer({ hidden = false }: { hidden?: boolean }) {
   const { data: library, isError } = useLibraryInfo();
 
   return (
-    <footer className={styles.footer}>
+    <footer className={styles.footer} hidden={hidden}>
       <div className="container">
         {library ? (
           <div className={styles.footerGrid}>
