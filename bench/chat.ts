@@ -24,7 +24,9 @@
  * - saturation: every client sends again as soon as it may;
  * - half load: paced senders offering half of the baseline's saturated deliveries per second (the
  *   chat: at most one message per 1.01 s each; when that is less, the table says "capped");
- * - for the chat, also half of its own saturated throughput: its latency at a load it can carry.
+ * - for the chat, also half of its own saturated throughput: its latency at a load it can carry;
+ * - for the baseline in small rooms, "rule's load": every member sending as often as the chat's
+ *   rule allows, the load the small-room target compares with (docs/decisions/010).
  * "per CPU-s" is deliveries per second of CPU time of the server processes and, for PostgreSQL,
  * of the database's processes ("db CPU"), from /proc: on a shared machine a server may not get a
  * whole core, and this ratio moves less than the raw one.
@@ -36,17 +38,24 @@
  * `--profile` writes a CPU profile of each chat server process (`node --cpu-prof`) to a folder it
  * prints.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import WebSocket from 'ws';
-import type { Ack } from '../contract/socket/chat.ts';
 import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
-import { registrationFactory } from '../server/test/factories.ts';
-import { freePort } from '../scripts/lib/free-port.ts';
+import {
+  cpuSpent,
+  postgresPids,
+  processCpuMs,
+  registerPeople,
+  ROOT,
+  startAppServer,
+  stopChild,
+  type ServerProcess,
+} from './lib.ts';
+import { closeWebSocket, connectSocketIo, openWebSocket, type WireSocket } from './lib-socket.ts';
 
 const QUICK = process.argv.includes('--quick');
 const PROFILE = process.argv.includes('--profile');
@@ -65,7 +74,6 @@ const CHAT_MIN_GAP_MS = 1_010;
 const MESSAGE_LENGTH = 100;
 const FILLER = 'notes on chapter three of the reading list for the seminar on Thursday, ';
 const MARK = Buffer.from('BENCH|');
-const ROOT = path.resolve(import.meta.dirname, '..');
 const profileDir = PROFILE ? mkdtempSync(path.join(os.tmpdir(), 'digi-chat-profile-')) : undefined;
 
 // ---------------------------------------------------------------------------------------------
@@ -168,54 +176,6 @@ function messageText(sender: number, seq: number, at: number): string {
   return head + FILLER.repeat(2).slice(0, MESSAGE_LENGTH - head.length);
 }
 
-/** CPU time (ms) used so far by each of these processes, from /proc (Linux). */
-function processCpuMs(pids: number[]): Map<number, number> {
-  const times = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100); // utime + stime, 100 Hz
-    } catch {
-      // Gone (a database backend that ended): not counted.
-    }
-  }
-  return times;
-}
-
-/** CPU time used between two readings by the processes present in both. */
-function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, time] of after) total += time - (before.get(pid) ?? time);
-  return total;
-}
-
-/** The processes of the PostgreSQL server listening on `port`: its postmaster and children. */
-function postgresPids(port: string): number[] {
-  const stats = readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-        return {
-          pid: Number(pid),
-          parent: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]),
-          cmdline,
-        };
-      } catch {
-        return undefined;
-      }
-    })
-    .filter((entry) => entry !== undefined);
-  const postmaster = stats.find((entry) => entry.cmdline.includes(`-p ${port} `));
-  if (!postmaster) return [];
-  return [
-    postmaster.pid,
-    ...stats.filter((entry) => entry.parent === postmaster.pid).map((entry) => entry.pid),
-  ];
-}
-
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------
@@ -243,20 +203,9 @@ interface Target {
   stop(): Promise<void>;
 }
 
-function openSocket(url: string, headers: Record<string, string>): WebSocket {
-  const socket = new WebSocket(url, { perMessageDeflate: false, headers });
-  socket.on('error', () => {}); // a refused connection rejects its connect; 'close' follows
-  socket.on('close', () => {
-    if (!closing.has(socket)) stats.closed += 1;
-  });
-  return socket;
-}
-/** Sockets this bench closed on purpose (others closing is counted as a failure). */
-const closing = new WeakSet<WebSocket>();
-const closeSocket = (socket: WebSocket) => {
-  closing.add(socket);
-  socket.close();
-};
+/** A connection the server closes counts as a failure. */
+const openSocket = (url: string, headers: Record<string, string>) =>
+  openWebSocket(url, headers, () => (stats.closed += 1));
 
 /** The size of the chat's `receive_message` frame for a message to `room`, to pad the baseline to. */
 function chatFrameSize(room: string): number {
@@ -306,56 +255,19 @@ async function connectBare(url: string, index: number, room: string): Promise<Be
         pending = resolve;
         socket.send(JSON.stringify({ room, content: text, pad: padding }));
       }),
-    close: () => closeSocket(socket),
+    close: () => closeWebSocket(socket),
   };
 }
 
-/** A Socket.IO connection by hand: Engine.IO open, namespace connect, events with acks. */
-async function connectChat(
-  url: string,
-  index: number,
-  cookie: string,
-): Promise<{ emit(event: string, payload: unknown): Promise<Ack>; close(): void }> {
-  const socket = openSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, {
-    origin: url,
-    cookie,
+/** A chat client (`connectSocketIo`) handing `receive_message` frames to `onDelivery`. */
+function connectChat(url: string, index: number, cookie: string): Promise<WireSocket> {
+  return connectSocketIo(url, cookie, {
+    // Only `42["receive_message",…`; room_history and room_metadata also start with 'r'.
+    onEvent: (data, now) => {
+      if (data[4] === 0x72 && data[5] === 0x65) onDelivery(index, data, now);
+    },
+    onUnexpectedClose: () => (stats.closed += 1),
   });
-  const acks = new Map<number, (answer: Ack) => void>();
-  let nextAck = 0;
-  const connected = new Promise<void>((resolve, reject) => {
-    socket.once('error', reject);
-    socket.on('message', (raw) => {
-      const now = performance.now();
-      const data = raw as Buffer;
-      const type = data[0];
-      if (type === 0x34 /* Engine.IO message */) {
-        const packet = data[1];
-        if (packet === 0x32 /* event */) {
-          // Only `42["receive_message",…`; room_history and room_metadata also start with 'r'.
-          if (data[4] === 0x72 && data[5] === 0x65) onDelivery(index, data, now);
-        } else if (packet === 0x33 /* ack */) {
-          const text = data.toString();
-          const bracket = text.indexOf('[');
-          const id = Number(text.slice(2, bracket));
-          const answer = (JSON.parse(text.slice(bracket)) as Ack[])[0]!;
-          acks.get(id)?.(answer);
-          acks.delete(id);
-        } else if (packet === 0x30 /* connected */) resolve();
-        else if (packet === 0x34 /* connect error */) reject(new Error(data.toString()));
-      } else if (type === 0x32 /* ping */) socket.send('3');
-      else if (type === 0x30 /* open */) socket.send('40');
-    });
-  });
-  await connected;
-  return {
-    emit: (event, payload) =>
-      new Promise<Ack>((resolve) => {
-        const id = nextAck++;
-        acks.set(id, resolve);
-        socket.send(`42${id}${JSON.stringify([event, payload])}`);
-      }),
-    close: () => closeSocket(socket),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -383,49 +295,6 @@ function startBareServer(): Promise<Target> {
       });
     });
   });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-/** Registers `count` people on `url`, a few at a time, each from its own forwarded address. */
-async function registerPeople(url: string, count: number): Promise<string[]> {
-  const started = performance.now();
-  const cookies: string[] = new Array<string>(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < count) {
-        const index = next++;
-        const response = await fetch(`${url}/api/users/register`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            origin: url,
-            'x-forwarded-for': `198.18.${index >> 8}.${index & 255}`,
-          },
-          body: JSON.stringify(registrationFactory({ firstName: 'Ada' })),
-        });
-        if (response.status !== 200) {
-          throw new Error(`registration failed (${response.status}): ${await response.text()}`);
-        }
-        cookies[index] = response.headers
-          .getSetCookie()
-          .map((line) => line.split(';')[0])
-          .join('; ');
-      }
-    }),
-  );
-  console.log(
-    `  registered ${count} people in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
-  return cookies;
 }
 
 /** The chat on `servers` (one or more processes on one database); client i uses server i mod n. */
@@ -471,56 +340,9 @@ function chatTarget(
   };
 }
 
-interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-/**
- * `server/index.ts` as `npm start` runs it (production, JSON logs), on a free port, with its
- * own data folder; `--profile` adds `--cpu-prof` (not allowed in NODE_OPTIONS).
- */
-async function startChatServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/index.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      AUTH_SECRET: 'bench-only-secret-0123456789abcdefghijklmn',
-      LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DEMO_DATA: 'false',
-      // Each registration counts against its own (forwarded) address.
-      TRUST_PROXY: 'true',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let tail = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      tail = (tail + chunk.toString()).slice(-20_000);
-      if (tail.includes('Server listening at')) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${tail}`)));
-  });
-  // Keep reading its logs (request lines during registration), or it would block on a full pipe.
-  child.stdout?.removeAllListeners('data');
-  child.stderr?.removeAllListeners('data');
-  child.stdout?.resume();
-  child.stderr?.on('data', (chunk: Buffer) => {
-    if (/error/i.test(chunk.toString())) process.stderr.write(chunk);
-  });
-  return { url, child, stop: () => stopChild(child) };
-}
+/** The chat server as `npm start` runs it; each registration from its own forwarded address. */
+const startChatServer = (env: Record<string, string>) =>
+  startAppServer({ DEMO_DATA: 'false', TRUST_PROXY: 'true', ...env }, { profileDir });
 
 // ---------------------------------------------------------------------------------------------
 // Runs
@@ -687,6 +509,11 @@ async function runScenario(
     );
   };
   await paced('half', half ?? saturated.delivered / 2);
+  // The baseline under the load people can send in small rooms: every member as often as the
+  // chat's rule allows. The small-room target compares the chat with this (decision 010).
+  if (target.minGapMs === 0 && scenario.rooms > 1) {
+    await phase(target, scenario, clients, "rule's load", CHAT_MIN_GAP_MS);
+  }
   // A chat slower than half the baseline cannot carry that load; its latency at a load it can.
   if (half !== undefined) await paced('half of own', saturated.delivered / 2);
   for (const client of clients) client.close();
@@ -827,6 +654,18 @@ for (const scenario of SCENARIOS) {
     const own = of(server, 'half of own');
     if (!baseline || !saturated || !half || !own) continue;
     const ratio = saturated.delivered / baseline.delivered;
+    const ruled = of('bare ws', "rule's load");
+    if (scenario.rooms > 1 && ruled) {
+      // Decision 010: small rooms are compared at the most the rule lets people send, where the
+      // chat's saturation is that load itself.
+      const paced = saturated.delivered / ruled.delivered;
+      console.log(
+        `  ${scenario.label}, ${server}: ${format(paced, 2)} × the baseline under the rule's load (target ≥ 0.5: ${paced >= 0.5 ? 'met' : 'missed'}), ` +
+          `p99 ${format(saturated.p99, 1)} ms there (target < 50 ms: ${saturated.p99 < 50 ? 'met' : 'missed'}); ` +
+          `unpaced ${format(ratio, 2)} × the baseline, ${format(perCpu(saturated) / perCpu(baseline), 2)} × per CPU-second`,
+      );
+      continue;
+    }
     console.log(
       `  ${scenario.label}, ${server}: ${format(ratio, 2)} × the baseline's throughput (target ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'missed'}), ` +
         `${format(perCpu(saturated) / perCpu(baseline), 2)} × per CPU-second; ` +

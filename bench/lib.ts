@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -10,9 +11,20 @@ import {
 } from '../server/db/client.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
+import { registrationFactory } from '../server/test/factories.ts';
 
 /** The shared data beside the repository (see its README). */
 export const SHARED_DATA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data');
+
+/** The real catalogue files in SHARED_DATA: 10k books, 4,100 papers, 2,211 courses. */
+export const CATALOGUE_FILES = [
+  ['books', 'books/goodbooks-10k_books.csv'],
+  ['papers', 'papers/arxiv_sample_2000.csv'],
+  ['papers', 'papers/arxiv_metadata_2100.json'],
+  ['courses', 'courses/free-courses-en.csv'],
+  ['courses', 'courses/free-programming-books-subjects.csv'],
+] as const;
 
 /**
  * A migrated database of each engine this machine has, with a way to drop it. Fresh unless
@@ -100,3 +112,170 @@ export async function timeRuns(
 
 /** A number with two decimals for tables. */
 export const ms = (value: number) => value.toFixed(2);
+
+/** The repository's root, where child processes run. */
+export const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** CPU time (ms) used so far by each of these processes, from /proc (Linux). */
+export function processCpuMs(pids: number[]): Map<number, number> {
+  const times = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100); // utime + stime, 100 Hz
+    } catch {
+      // Gone (a database backend that ended): not counted.
+    }
+  }
+  return times;
+}
+
+/** CPU time used between two readings by the processes present in both. */
+export function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, time] of after) total += time - (before.get(pid) ?? time);
+  return total;
+}
+
+/** The processes of the PostgreSQL server listening on `port`: its postmaster and children. */
+export function postgresPids(port: string): number[] {
+  const stats = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+        return {
+          pid: Number(pid),
+          parent: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]),
+          cmdline,
+        };
+      } catch {
+        return undefined;
+      }
+    })
+    .filter((entry) => entry !== undefined);
+  const postmaster = stats.find((entry) => entry.cmdline.includes(`-p ${port} `));
+  if (!postmaster) return [];
+  return [
+    postmaster.pid,
+    ...stats.filter((entry) => entry.parent === postmaster.pid).map((entry) => entry.pid),
+  ];
+}
+
+/** Resident memory of a process now and at its highest so far (VmRSS, VmHWM), in MB. */
+export function processMemory(pid: number): { rss: number; hwm: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1]);
+    const rss = kb('VmRSS');
+    return Number.isFinite(rss) ? { rss: rss / 1024, hwm: kb('VmHWM') / 1024 } : undefined;
+  } catch {
+    return undefined; // gone
+  }
+}
+
+/** Stops a child process with SIGTERM and waits for it to exit. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Registers `count` people on `url`, a few at a time, each from its own forwarded address;
+ * their session cookies in order. `account` makes each registration (to keep their e-mails).
+ */
+export async function registerPeople(
+  url: string,
+  count: number,
+  account: () => Record<string, unknown> = () => registrationFactory({ firstName: 'Ada' }),
+): Promise<string[]> {
+  const started = performance.now();
+  const cookies: string[] = new Array<string>(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < count) {
+        const index = next++;
+        const response = await fetch(`${url}/api/users/register`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            origin: url,
+            'x-forwarded-for': `198.18.${index >> 8}.${index & 255}`,
+          },
+          body: JSON.stringify(account()),
+        });
+        if (response.status !== 200) {
+          throw new Error(`registration failed (${response.status}): ${await response.text()}`);
+        }
+        cookies[index] = response.headers
+          .getSetCookie()
+          .map((line) => line.split(';')[0])
+          .join('; ');
+      }
+    }),
+  );
+  console.log(
+    `  registered ${count} people in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return cookies;
+}
+
+/** A server child process and how to stop it. */
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * `server/index.ts` as `npm start` runs it (production, JSON logs at `info`), on a free port;
+ * `env` adds to or overrides that (DATA_DIR, DATABASE_URL, …). `profileDir` adds `--cpu-prof`
+ * (not allowed in NODE_OPTIONS), writing the profile there when the process exits.
+ */
+export async function startAppServer(
+  env: Record<string, string>,
+  options: { profileDir?: string | undefined } = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const profile = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/index.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'bench-only-secret-0123456789abcdefghijklmn',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-20_000);
+      if (tail.includes('Server listening at')) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${tail}`)));
+  });
+  // Keep reading its logs (a line per request), or it would block on a full pipe.
+  child.stdout?.removeAllListeners('data');
+  child.stderr?.removeAllListeners('data');
+  child.stdout?.resume();
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (/error/i.test(chunk.toString())) process.stderr.write(chunk);
+  });
+  return { url, child, stop: () => stopChild(child) };
+}

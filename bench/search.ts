@@ -19,18 +19,11 @@ import type { Database } from '../server/db/schema.ts';
 import { importFile } from '../server/catalogue/import/import-file.ts';
 import { searchCatalogue } from '../server/catalogue/search.ts';
 import { refreshSearchWords } from '../server/catalogue/words.ts';
-import { benchDatabases, ms, percentile, SHARED_DATA, timeRuns } from './lib.ts';
+import { benchDatabases, CATALOGUE_FILES, ms, percentile, SHARED_DATA, timeRuns } from './lib.ts';
 
 const TARGET = Number(process.argv[2] ?? process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = 40;
 const SCAN_RUNS = Number(process.env.BENCH_SCAN_RUNS ?? 5);
-const FILES = [
-  ['books', 'books/goodbooks-10k_books.csv'],
-  ['papers', 'papers/arxiv_sample_2000.csv'],
-  ['papers', 'papers/arxiv_metadata_2100.json'],
-  ['courses', 'courses/free-courses-en.csv'],
-  ['courses', 'courses/free-programming-books-subjects.csv'],
-] as const;
 
 const QUERIES: { label: string; query: Partial<SearchQuery>; scan: string }[] = [
   { label: 'rare word', query: { q: 'frankenstein' }, scan: 'frankenstein' },
@@ -109,7 +102,8 @@ if (measured.length === 2) {
 
 /** Imports the real files, then multiplies them into TARGET rows with title variations. */
 async function load(db: Kysely<Database>): Promise<void> {
-  for (const [kind, file] of FILES) await importFile(db, kind, path.join(SHARED_DATA, file));
+  for (const [kind, file] of CATALOGUE_FILES)
+    await importFile(db, kind, path.join(SHARED_DATA, file));
   const { rows: baseRows } = await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(db);
   const base = Number(baseRows[0]?.n);
   // Variations of the real rows: the same words, so the index sees a realistic vocabulary.

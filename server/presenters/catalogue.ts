@@ -40,8 +40,24 @@ export function presentItemDetail(row: Selectable<ItemsTable>): ItemDetail {
   };
 }
 
+/** The columns {@link presentCourseMaterial} reads: the list selects only these. */
+export const COURSE_MATERIAL_COLUMNS = [
+  'id',
+  'title',
+  'authors',
+  'published_date',
+  'year',
+  'drive_link',
+  'url',
+  'institution',
+  'genre',
+  'subjects',
+] as const;
+
 /** A course material in the spec's shape (`_id` as the old client expects). */
-export function presentCourseMaterial(row: Selectable<ItemsTable>): CourseMaterial {
+export function presentCourseMaterial(
+  row: Pick<Selectable<ItemsTable>, (typeof COURSE_MATERIAL_COLUMNS)[number]>,
+): CourseMaterial {
   return {
     _id: row.id,
     title: row.title,

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { refreshSearchWords } from '../words.ts';
 import { importArxiv } from './arxiv.ts';
@@ -54,8 +54,9 @@ export async function assertImportFile(file: string): Promise<void> {
 }
 
 /**
- * Imports one file of the given kind into the catalogue, then refreshes the "did you mean" words.
- * Throws ImportFileError when the file is missing or is not that kind of file.
+ * Imports one file of the given kind into the catalogue, then refreshes the "did you mean" words
+ * and vacuums the catalogue. Throws ImportFileError when the file is missing or is not that kind
+ * of file. Not inside a transaction: VACUUM cannot run in one.
  */
 export async function importFile(
   db: Kysely<Database>,
@@ -67,5 +68,10 @@ export async function importFile(
   await assertImportFile(file);
   const result = await IMPORTERS[kind](db, file, listener);
   await refreshSearchWords(db);
+  // A bulk insert leaves up to 4 MB in the pending lists of the full-text and trigram indexes
+  // (GIN's fast update), which every search then reads in full, and the planner without
+  // statistics. PostgreSQL's autovacuum soon merges the one and gathers the other; PGlite has no
+  // autovacuum, so without this its searches cost about twice as much (bench/README.md, API).
+  await sql`VACUUM (ANALYZE) items, search_words`.execute(db);
   return { ...result, kind, file, elapsedMs: performance.now() - started };
 }

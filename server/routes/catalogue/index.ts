@@ -11,6 +11,7 @@ import { refreshSearchWords } from '../../catalogue/words.ts';
 import { isUuid } from '../../db/ids.ts';
 import { HttpError, parseInput } from '../../http/errors.ts';
 import {
+  COURSE_MATERIAL_COLUMNS,
   presentCatalogueItem,
   presentCourseMaterial,
   presentItemDetail,
@@ -81,9 +82,11 @@ export async function catalogueRoutes(app: FastifyInstance, context: RouteContex
 
   app.get('/users/get-books', async (request, reply) => {
     await requireUser(request, reply, context);
+    // Only what the answer shows: every column (the search vector, descriptions) cost PGlite
+    // twice the time to read and hand over.
     const rows = await db
       .selectFrom('items')
-      .selectAll()
+      .select(COURSE_MATERIAL_COLUMNS)
       .where('kind', '=', 'course')
       .orderBy('created_at', 'desc')
       .orderBy('published_date', 'desc')
