@@ -6,6 +6,7 @@ import type { MailMessage, Mailer } from '../mail/mailer.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { allowedOrigins } from '../http/origins.ts';
 import { CLIENT_IP_HEADER } from './session.ts';
+import { passwordHasher } from './password.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/limits.ts';
 
 const DAY = 60 * 60 * 24;
@@ -72,6 +73,9 @@ export function createAuth(options: {
       enabled: true,
       minPasswordLength: PASSWORD_MIN_LENGTH,
       maxPasswordLength: PASSWORD_MAX_LENGTH,
+      // better-auth's scrypt, in low-priority threads of our own: a sign-in storm cannot starve
+      // the event loop (server/auth/password.ts).
+      password: { hash: passwordHasher.hash, verify: passwordHasher.verify },
       autoSignIn: true,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,

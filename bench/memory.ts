@@ -1,0 +1,513 @@
+/**
+ * `npm run bench:memory`: resident memory of the processes a library runs (issue 8, budget 5),
+ * read from /proc every 50 ms (VmRSS, and VmHWM, the kernel's own high-water mark, which also
+ * catches what happens between two samples).
+ *
+ * 1. Import: `scripts/import.ts` (`npm run import -- books <file>`) in its own process, as
+ *    `node --import tsx scripts/import.ts books ../shared/data/books/goodbooks-10k_books.csv`
+ *    (`npm run import` adds npm's and tsx's launcher processes around that same process), into a
+ *    fresh DATA_DIR (PGlite) and, separately, a fresh PostgreSQL database. Budget: peak under
+ *    300 MB and flat. The phases are told apart without touching the importer: "rows" is while the
+ *    CSV file is open in the child (its /proc/<pid>/fd), so "before rows" is start-up, creating the
+ *    database and migrating. The child also loads a one-line `--import` that writes
+ *    `process.memoryUsage()` to stderr every 50 ms (heap used, external, array buffers), and the
+ *    largest anonymous mapping of /proc/<pid>/smaps is read when the rows start: on PGlite, that
+ *    is PostgreSQL's WebAssembly memory.
+ * 2. Sockets: the server (`server/index.ts`, production, as `npm start` runs it) on the database
+ *    the import just filled, holding 2,000 signed-in Socket.IO connections spread over 100 chat
+ *    rooms (20 each, every one joined). Budget: under 500 MB. One person may hold many sockets
+ *    (every tab is one; nothing limits them), so 200 people are registered
+ *    (`POST /api/users/register`, scrypt each) and each opens 10 sockets, in 10 different rooms;
+ *    `BENCH_PEOPLE` changes that. Clients speak the wire protocol over `ws` (bench/lib-socket.ts).
+ *    Resident memory is read after registering (before connecting), once all 2,000 are connected
+ *    and joined, after traffic (5 rounds of one message into every room, 1.1 s apart, each from a
+ *    different person within its round, so the per-person rule holds: 500 messages, 10,000
+ *    deliveries with the echo to the sender), and 2 s and 20 s after every socket disconnected.
+ *    No chat username is set: the chat falls back to the first name (`chatName` in
+ *    server/realtime/index.ts); the web page asks for one, the server does not.
+ *
+ * Engines: PGlite (the default) and, when Debian's PostgreSQL is installed, a private cluster
+ * (the database's own processes are not counted: the budget is the app's process).
+ * `BENCH_ENGINES=PGlite` or `PostgreSQL` measures one; `BENCH_PARTS=import` or `sockets` one part.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
+import {
+  processMemory,
+  registerPeople,
+  ROOT,
+  SHARED_DATA,
+  startAppServer,
+  type ServerProcess,
+} from './lib.ts';
+import { connectSocketIo, type WireSocket } from './lib-socket.ts';
+
+const ENGINES = process.env.BENCH_ENGINES?.split(',');
+const PARTS = process.env.BENCH_PARTS?.split(',') ?? ['import', 'sockets'];
+const FILE = path.join(SHARED_DATA, 'books', 'goodbooks-10k_books.csv');
+const SAMPLE_MS = 50;
+const SOCKETS = 2_000;
+const ROOMS = 100;
+const PER_ROOM = SOCKETS / ROOMS;
+const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 200);
+const ROUNDS = 5;
+const ROUND_GAP_MS = 1_100;
+const IMPORT_BUDGET_MB = 300;
+const SERVER_BUDGET_MB = 500;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const mb = (value: number | undefined) =>
+  value === undefined || !Number.isFinite(value) ? '–' : `${Math.round(value)} MB`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+
+interface Usage {
+  rss: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/** Writes the child's `process.memoryUsage()` to stderr every 50 ms, as `MEM {…}` lines. */
+const USAGE_REPORTER = `data:text/javascript,setInterval(()=>process.stderr.write("MEM "+JSON.stringify(process.memoryUsage())+"\\n"),${SAMPLE_MS}).unref()`;
+
+const usageLine = (usage: Usage | undefined) =>
+  usage
+    ? `heap used ${mb(usage.heapUsed / 2 ** 20)}, external ${mb(usage.external / 2 ** 20)} (of which array buffers ${mb(usage.arrayBuffers / 2 ** 20)})`
+    : 'no process.memoryUsage() reading';
+
+/** True while `pid` holds `file` open (Linux). */
+function holdsOpen(pid: number, file: string): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === file;
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** The resident size of the process's largest anonymous mapping (MB), from /proc/<pid>/smaps. */
+function largestAnonymousMapping(pid: number): number | undefined {
+  try {
+    let largest = 0;
+    let anonymous = false;
+    for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+      const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+      if (mapping) anonymous = mapping[1] === '';
+      const rss = /^Rss:\s+(\d+) kB/.exec(line);
+      if (rss && anonymous) largest = Math.max(largest, Number(rss[1]));
+    }
+    return largest / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Import
+
+interface ImportResult {
+  engine: string;
+  elapsedMs: number;
+  exitCode: number | null;
+  /** Highest sampled RSS before the CSV was opened (start-up, creating the database, migrations). */
+  startPeak: number;
+  /** The last sample before the rows started. */
+  baseline: number;
+  baselineUsage: Usage | undefined;
+  wasm: number | undefined;
+  /** Highest sampled RSS while the CSV was open, and the process's usage at that moment. */
+  rowsPeak: number;
+  rowsPeakUsage: Usage | undefined;
+  rowsEnd: number;
+  /** Growth in the second half of the rows over the first half's peak: none when memory is flat. */
+  lateGrowth: number;
+  /** VmHWM at the last reading: the true peak of the whole run. */
+  hwm: number;
+  summary: string;
+}
+
+/** Runs the importer in its own process and watches its memory. */
+async function runImport(engine: string, env: Record<string, string>): Promise<ImportResult> {
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', USAGE_REPORTER, 'scripts/import.ts', 'books', FILE],
+    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const pid = child.pid!;
+  const realFile = realpathSync(FILE);
+  let usage: Usage | undefined;
+  let stdout = '';
+  let errors = '';
+  let partial = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.startsWith('MEM ')) usage = JSON.parse(line.slice(4)) as Usage;
+      else if (!/ rows…$/.test(line)) errors += `${line}\n`;
+    }
+  });
+  const result: ImportResult = {
+    engine,
+    elapsedMs: 0,
+    exitCode: null,
+    startPeak: 0,
+    baseline: 0,
+    baselineUsage: undefined,
+    wasm: undefined,
+    rowsPeak: 0,
+    rowsPeakUsage: undefined,
+    rowsEnd: 0,
+    lateGrowth: 0,
+    hwm: 0,
+    summary: '',
+  };
+  let phase = 'start' as 'start' | 'rows' | 'after';
+  let last = 0;
+  const rows: { at: number; rss: number }[] = [];
+  const sample = () => {
+    const memory = processMemory(pid);
+    if (!memory) return;
+    result.hwm = memory.hwm;
+    const open = holdsOpen(pid, realFile);
+    if (phase === 'start' && open) {
+      phase = 'rows';
+      result.baseline = last;
+      result.baselineUsage = usage;
+      result.wasm = largestAnonymousMapping(pid);
+    } else if (phase === 'rows' && !open) {
+      phase = 'after';
+      result.rowsEnd = last;
+    }
+    if (phase === 'start') result.startPeak = Math.max(result.startPeak, memory.rss);
+    if (phase === 'rows') rows.push({ at: performance.now(), rss: memory.rss });
+    if (phase === 'rows' && memory.rss > result.rowsPeak) {
+      result.rowsPeak = memory.rss;
+      result.rowsPeakUsage = usage;
+    }
+    last = memory.rss;
+  };
+  const timer = setInterval(sample, SAMPLE_MS);
+  sample();
+  result.exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearInterval(timer);
+  result.elapsedMs = performance.now() - started;
+  if (phase === 'rows') result.rowsEnd = last;
+  if (rows.length > 1) {
+    const middle = (rows[0]!.at + rows.at(-1)!.at) / 2;
+    const peakOf = (part: typeof rows) => Math.max(...part.map((sample) => sample.rss));
+    result.lateGrowth = Math.max(
+      0,
+      peakOf(rows.filter((sample) => sample.at > middle)) -
+        peakOf(rows.filter((sample) => sample.at <= middle)),
+    );
+  }
+  result.summary = stdout.trim();
+  if (result.exitCode !== 0 || errors.trim()) console.log(errors.trim());
+  return result;
+}
+
+function printImport(row: ImportResult) {
+  const growth = row.rowsPeak - row.baseline;
+  console.log(
+    `\nImport, ${row.engine}: exit code ${row.exitCode}, ${seconds(row.elapsedMs)} in all`,
+  );
+  console.log(
+    `  ${row.summary
+      .split('\n')
+      .map((line) => line.trim())
+      .join('; ')}`,
+  );
+  console.log(`  start-up, database and migrations: peak ${mb(row.startPeak)} (sampled)`);
+  console.log(
+    `  when the rows start: ${mb(row.baseline)}; ${usageLine(row.baselineUsage)}` +
+      (row.engine.startsWith('PGlite')
+        ? `; largest anonymous mapping (PGlite's WebAssembly memory) ${mb(row.wasm)} resident`
+        : ''),
+  );
+  console.log(
+    `  while the rows are read: peak ${mb(row.rowsPeak)} (${growth >= 0 ? '+' : ''}${Math.round(growth)} MB), ${mb(row.rowsEnd)} at the end, second half ${Math.round(row.lateGrowth)} MB over the first; at the peak ${usageLine(row.rowsPeakUsage)}`,
+  );
+  console.log(`  VmHWM (true peak of the process): ${mb(row.hwm)}`);
+  const peak = Math.max(row.hwm, row.rowsPeak, row.startPeak);
+  console.log(
+    `  budget: peak < ${IMPORT_BUDGET_MB} MB: ${peak < IMPORT_BUDGET_MB ? 'met' : 'missed'} (${mb(peak)}); ` +
+      `flat while importing (the second half of the rows no higher than the first, within 10 MB): ${row.lateGrowth <= 10 ? 'met' : 'missed'}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Sockets
+
+/** Resets the kernel's VmHWM of `pid` to its current RSS (Linux: `echo 5 > clear_refs`). */
+function resetHighWaterMark(pid: number) {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/** Samples a process's memory; `phase()` returns the peak since the previous call. */
+function watch(pid: number) {
+  let peak = 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, processMemory(pid)?.rss ?? 0);
+  }, SAMPLE_MS);
+  return {
+    phase() {
+      const now = processMemory(pid) ?? { rss: NaN, hwm: NaN };
+      const result = { ...now, peak: Math.max(peak, now.rss) };
+      peak = 0;
+      return result;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+interface Reading {
+  label: string;
+  rss: number;
+  peak: number;
+  hwm: number;
+}
+
+async function measureSockets(engine: string, server: ServerProcess): Promise<Reading[]> {
+  const pid = server.child.pid!;
+  const memory = watch(pid);
+  const readings: Reading[] = [];
+  const read = (label: string) => {
+    const { rss, peak, hwm } = memory.phase();
+    readings.push({ label, rss, peak, hwm });
+    console.log(
+      `  ${label.padEnd(34)} RSS ${mb(rss).padStart(7)}   peak since last ${mb(peak).padStart(7)}   VmHWM ${mb(hwm).padStart(7)}`,
+    );
+  };
+  console.log(`\nSockets, ${engine} (server pid ${pid})`);
+  await sleep(2_000);
+  read('started (idle 2 s)');
+  const cookies = await registerPeople(server.url, PEOPLE);
+  await sleep(2_000);
+  read(`${PEOPLE} people registered`);
+  // Registering hashes passwords (scrypt, 32 MiB each, four at a time on libuv's threads): its
+  // peak is not the sockets'. From here VmHWM counts from the RSS before connecting.
+  resetHighWaterMark(pid);
+
+  const rooms = Array.from({ length: ROOMS }, (_, index) => `memory room ${index + 1}`);
+  const creator = await connectSocketIo(server.url, cookies[0]!);
+  for (const roomName of rooms) {
+    const answer = await creator.emit('create_room', { roomName, description: 'bench' });
+    if (!answer.ok) throw new Error(`create_room ${roomName}: ${answer.message}`);
+  }
+  creator.close();
+
+  let delivered = 0;
+  let droppedByServer = 0;
+  const onEvent = (frame: Buffer) => {
+    // `42["receive_message",…`: room_history and room_metadata start with "ro".
+    if (frame[4] === 0x72 && frame[5] === 0x65) delivered += 1;
+  };
+  const onUnexpectedClose = () => (droppedByServer += 1);
+  const sockets: WireSocket[] = new Array<WireSocket>(SOCKETS);
+  let next = 0;
+  const connectStarted = performance.now();
+  await Promise.all(
+    Array.from({ length: 20 }, async () => {
+      while (next < SOCKETS) {
+        const index = next++;
+        const socket = await connectSocketIo(server.url, cookies[index % PEOPLE]!, {
+          onEvent,
+          onUnexpectedClose,
+        });
+        const joined = await socket.emit('join_room', {
+          roomName: rooms[Math.floor(index / PER_ROOM)],
+        });
+        if (!joined.ok) throw new Error(`join_room: ${joined.message}`);
+        sockets[index] = socket;
+      }
+    }),
+  );
+  console.log(
+    `  ${SOCKETS} sockets connected and joined in ${seconds(performance.now() - connectStarted)}`,
+  );
+  await sleep(3_000); // the room list goes to every socket after a burst of joins
+  read(`${SOCKETS} connected, ${ROOMS} rooms`);
+
+  // Traffic: every round, one message into every room, each from a person not yet sending in
+  // that round; rounds 1.1 s apart keep everyone within 5 messages per 5 s.
+  let refused = 0;
+  let refusal = '';
+  const sendStarted = performance.now();
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const busy = new Set<number>();
+    const sends: Promise<void>[] = [];
+    for (let room = 0; room < ROOMS; room += 1) {
+      for (let offset = 0; offset < PER_ROOM; offset += 1) {
+        const index = room * PER_ROOM + ((offset + round) % PER_ROOM);
+        const person = index % PEOPLE;
+        if (busy.has(person)) continue;
+        busy.add(person);
+        const text = `Round ${round + 1}: notes on chapter ${room + 1} of the reading list, pages 10 to 24, for Thursday's seminar.`;
+        sends.push(
+          sockets[index]!.emit('send_message', { room: rooms[room], message: text }).then(
+            (answer) => {
+              if (!answer.ok) {
+                refused += 1;
+                refusal = answer.message;
+              }
+            },
+          ),
+        );
+        break;
+      }
+    }
+    await Promise.all(sends);
+    await sleep(ROUND_GAP_MS);
+  }
+  const expected = (ROUNDS * ROOMS - refused) * PER_ROOM;
+  const deadline = performance.now() + 30_000;
+  while (delivered < expected && performance.now() < deadline) await sleep(100);
+  console.log(
+    `  traffic: ${ROUNDS * ROOMS} messages (${refused} refused${refusal ? `: ${refusal}` : ''}), ${delivered.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} deliveries in ${seconds(performance.now() - sendStarted)}`,
+  );
+  await sleep(2_000);
+  read(`after ${ROUNDS * ROOMS} messages`);
+
+  const closed = sockets.map(
+    (socket) => new Promise<void>((resolve) => socket.socket.once('close', () => resolve())),
+  );
+  for (const socket of sockets) socket.close();
+  await Promise.all(closed);
+  await sleep(2_000);
+  read('all disconnected, 2 s later');
+  await sleep(18_000);
+  read('all disconnected, 20 s later');
+  if (droppedByServer > 0) console.log(`  ${droppedByServer} sockets closed by the server`);
+  memory.stop();
+  return readings;
+}
+
+function printSocketVerdict(engine: string, readings: Reading[]) {
+  const connected = readings.slice(2, 4);
+  const peak = Math.max(...connected.map((reading) => reading.peak));
+  const hwm = Math.max(...readings.slice(2).map((reading) => reading.hwm));
+  const registering = readings[1]!;
+  const before = registering.rss;
+  const grown = readings[2]!.rss - before;
+  const after = readings.at(-1)!.rss;
+  console.log(
+    `  ${engine}: connecting added ${Math.round(grown)} MB of RSS (${Math.round((grown * 1024) / SOCKETS)} KB per socket; memory freed after registering is reused first); back to ${mb(after)} after disconnecting (${mb(before)} before connecting); ` +
+      `while registering ${PEOPLE} people: peak ${mb(registering.peak)}, VmHWM ${mb(registering.hwm)}`,
+  );
+  console.log(
+    `  budget: < ${SERVER_BUDGET_MB} MB with ${SOCKETS} sockets: ${Math.max(peak, hwm) < SERVER_BUDGET_MB ? 'met' : 'missed'} (sampled peak ${mb(peak)}, VmHWM ${mb(hwm)})`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const wanted = (engine: string) => !ENGINES || ENGINES.includes(engine);
+if (!existsSync(FILE)) {
+  console.error(`No ${FILE}: the shared data must sit beside the repository.`);
+  process.exit(1);
+}
+console.log(
+  `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average ${load()}`,
+);
+const benchStarted = performance.now();
+const verdicts: (() => void)[] = [];
+
+/** Prepares a migrated database as an operator would (`npm run db:migrate`). */
+function migrateDatabase(env: Record<string, string>) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/db-migrate.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`db:migrate failed: ${result.stderr}`);
+}
+
+async function importInto(engine: string, env: Record<string, string>) {
+  const result = await runImport(engine, env);
+  printImport(result);
+  verdicts.push(() => printImport(result));
+}
+
+/** The server on `env`'s database, holding the sockets. */
+async function socketsOn(engine: string, env: Record<string, string>) {
+  const server = await startAppServer({ DEMO_DATA: 'false', TRUST_PROXY: 'true', ...env });
+  try {
+    const readings = await measureSockets(engine, server);
+    printSocketVerdict(engine, readings);
+    verdicts.push(() => printSocketVerdict(engine, readings));
+  } finally {
+    await server.stop();
+  }
+}
+
+if (wanted('PGlite')) {
+  const folders: string[] = [];
+  const folder = () => {
+    folders.push(mkdtempSync(path.join(os.tmpdir(), 'digi-memory-')));
+    return folders.at(-1)!;
+  };
+  try {
+    // A first import creates the database (PGlite's initdb) in the same process.
+    if (PARTS.includes('import')) await importInto('PGlite, new DATA_DIR', { DATA_DIR: folder() });
+    // The usual case: the library's database exists (created by the server or db:migrate).
+    const env = { DATA_DIR: folder() };
+    migrateDatabase(env);
+    if (PARTS.includes('import')) await importInto('PGlite, existing DATA_DIR', env);
+    if (PARTS.includes('sockets')) await socketsOn('PGlite', env);
+  } finally {
+    for (const name of folders) rmSync(name, { recursive: true, force: true });
+  }
+}
+
+const bin = findPostgresBin();
+if (wanted('PostgreSQL') && bin) {
+  const cluster = await startPostgresCluster(bin);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'digi-memory-'));
+  try {
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE memory');
+    await admin.end();
+    const env = { DATA_DIR: dataDir, DATABASE_URL: cluster.url.replace(/\/postgres$/, '/memory') };
+    if (PARTS.includes('import')) await importInto('PostgreSQL', env);
+    else migrateDatabase(env);
+    if (PARTS.includes('sockets')) await socketsOn('PostgreSQL', env);
+  } finally {
+    cluster.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+} else if (wanted('PostgreSQL')) {
+  console.log('\nPostgreSQL is not installed (apt-get install -y postgresql): PGlite only.');
+}
+
+console.log('\nSummary');
+for (const verdict of verdicts) verdict();
+console.log(
+  `\nload average ${load()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
+);
