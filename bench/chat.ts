@@ -47,6 +47,7 @@ import pg from 'pg';
 import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
 import {
   cpuSpent,
+  forEachAtMost,
   postgresPids,
   processCpuMs,
   registerPeople,
@@ -369,15 +370,9 @@ const results: PhaseResult[] = [];
 /** Connects CLIENTS clients, a few at a time, client i in room floor(i / perRoom). */
 async function connectAll(target: Target, scenario: Scenario, rooms: string[]) {
   const clients: BenchClient[] = new Array<BenchClient>(CLIENTS);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 20 }, async () => {
-      while (next < CLIENTS) {
-        const index = next++;
-        clients[index] = await target.connect(index, rooms[Math.floor(index / scenario.perRoom)]!);
-      }
-    }),
-  );
+  await forEachAtMost(CLIENTS, 20, async (index) => {
+    clients[index] = await target.connect(index, rooms[Math.floor(index / scenario.perRoom)]!);
+  });
   return clients;
 }
 

@@ -186,6 +186,20 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/** Runs `work(index)` for every index below `count`, at most `concurrency` at a time. */
+export async function forEachAtMost(
+  count: number,
+  concurrency: number,
+  work: (index: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
+}
+
 /**
  * Registers `count` people on `url`, a few at a time, each from its own forwarded address;
  * their session cookies in order. `account` makes each registration (to keep their e-mails).
@@ -197,30 +211,24 @@ export async function registerPeople(
 ): Promise<string[]> {
   const started = performance.now();
   const cookies: string[] = new Array<string>(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < count) {
-        const index = next++;
-        const response = await fetch(`${url}/api/users/register`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            origin: url,
-            'x-forwarded-for': `198.18.${index >> 8}.${index & 255}`,
-          },
-          body: JSON.stringify(account()),
-        });
-        if (response.status !== 200) {
-          throw new Error(`registration failed (${response.status}): ${await response.text()}`);
-        }
-        cookies[index] = response.headers
-          .getSetCookie()
-          .map((line) => line.split(';')[0])
-          .join('; ');
-      }
-    }),
-  );
+  await forEachAtMost(count, 8, async (index) => {
+    const response = await fetch(`${url}/api/users/register`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: url,
+        'x-forwarded-for': `198.18.${index >> 8}.${index & 255}`,
+      },
+      body: JSON.stringify(account()),
+    });
+    if (response.status !== 200) {
+      throw new Error(`registration failed (${response.status}): ${await response.text()}`);
+    }
+    cookies[index] = response.headers
+      .getSetCookie()
+      .map((line) => line.split(';')[0])
+      .join('; ');
+  });
   console.log(
     `  registered ${count} people in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );

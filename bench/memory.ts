@@ -46,6 +46,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
 import {
+  forEachAtMost,
   processMemory,
   registerPeople,
   ROOT,
@@ -330,24 +331,18 @@ async function measureSockets(engine: string, server: ServerProcess): Promise<Re
   };
   const onUnexpectedClose = () => (droppedByServer += 1);
   const sockets: WireSocket[] = new Array<WireSocket>(SOCKETS);
-  let next = 0;
   const connectStarted = performance.now();
-  await Promise.all(
-    Array.from({ length: 20 }, async () => {
-      while (next < SOCKETS) {
-        const index = next++;
-        const socket = await connectSocketIo(server.url, cookies[index % PEOPLE]!, {
-          onEvent,
-          onUnexpectedClose,
-        });
-        const joined = await socket.emit('join_room', {
-          roomName: rooms[Math.floor(index / PER_ROOM)],
-        });
-        if (!joined.ok) throw new Error(`join_room: ${joined.message}`);
-        sockets[index] = socket;
-      }
-    }),
-  );
+  await forEachAtMost(SOCKETS, 20, async (index) => {
+    const socket = await connectSocketIo(server.url, cookies[index % PEOPLE]!, {
+      onEvent,
+      onUnexpectedClose,
+    });
+    const joined = await socket.emit('join_room', {
+      roomName: rooms[Math.floor(index / PER_ROOM)],
+    });
+    if (!joined.ok) throw new Error(`join_room: ${joined.message}`);
+    sockets[index] = socket;
+  });
   console.log(
     `  ${SOCKETS} sockets connected and joined in ${seconds(performance.now() - connectStarted)}`,
   );
