@@ -3,13 +3,12 @@ import { Server } from 'socket.io';
 import { SOCKET_DEFAULTS } from '../../contract/limits.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { Config } from '../config.ts';
-import { createPool, type DatabaseHandle } from '../db/client.ts';
+import type { DatabaseHandle } from '../db/client.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { allowedOrigins } from '../http/origins.ts';
 import type { Role } from '../../contract/http/users.ts';
 import { SOCKET_MAX_PAYLOAD_BYTES } from '../../contract/socket/chat.ts';
-import { createAdapter } from '@socket.io/postgres-adapter';
-import type pg from 'pg';
+import { createAdapterPool, createClusterAdapter } from './adapter.ts';
 import { mountChat, type ChatServer } from './chat.ts';
 
 /** Who a socket belongs to, decided by the server from the session cookie at connection. */
@@ -104,16 +103,14 @@ export function mountRealtime(
       );
     }
   });
-  // Several processes on one PostgreSQL: the adapter carries broadcasts between them. It holds
-  // one connection for LISTEN all the time, so it gets a small pool of its own: the app's pool
-  // must be able to end while the adapter is still up (and the other way round).
+  // Several processes on one PostgreSQL: the adapter carries broadcasts between them.
   const adapterPool = database.connectionString
-    ? closablePool(createPool({ connectionString: database.connectionString, max: 2 }))
+    ? createAdapterPool(database.connectionString)
     : undefined;
   if (adapterPool) {
     io.adapter(
-      createAdapter(adapterPool.pool, {
-        errorHandler: (error) => app.log.warn({ err: error }, 'socket.io postgres adapter'),
+      createClusterAdapter(adapterPool.pool, {
+        onError: (error) => app.log.warn({ err: error }, 'socket.io postgres adapter'),
       }),
     );
   }
@@ -128,50 +125,4 @@ export function mountRealtime(
     await adapterPool?.end();
   });
   return io;
-}
-
-/**
- * The adapter's pool, which can end even while the adapter is still connecting.
- *
- * The adapter takes its LISTEN connection asynchronously and keeps it, but only knows it has it
- * once its LISTEN statements are done; its `close()` releases it only then. A shutdown soon after
- * start-up (a test, a SIGTERM during boot) could close the adapter in between: the connection was
- * never released, and `pool.end()` waited for it until Fastify's 30 s timeout. So `end()` closes
- * whatever the adapter still holds, and later attempts (the adapter retries when a connection
- * drops) wait forever instead of failing into a retry loop that would keep the process alive.
- * A connection that ends under the adapter (the database went away) goes back to the pool.
- */
-function closablePool(pool: pg.Pool) {
-  let ending = false;
-  const held = new Set<pg.PoolClient>();
-  const never = () => new Promise<never>(() => {});
-  pool.on('release', (_error: unknown, client: pg.PoolClient) => held.delete(client));
-  const facade = {
-    async connect() {
-      if (ending) return never();
-      const client = await pool.connect();
-      if (ending) {
-        client.release();
-        return never();
-      }
-      held.add(client);
-      // When the database goes away the adapter forgets this connection and takes a new one, but
-      // never releases it: hand it back broken, or the pool stays one short for good.
-      client.once('end', () => {
-        if (held.has(client)) client.release(new Error('the LISTEN connection ended'));
-      });
-      return client;
-    },
-    query: pool.query.bind(pool),
-  };
-  return {
-    /** What the adapter is given: it uses only `connect` and `query`. */
-    pool: facade as unknown as pg.Pool,
-    async end() {
-      ending = true;
-      for (const client of held) client.release(true);
-      held.clear();
-      await pool.end();
-    },
-  };
 }

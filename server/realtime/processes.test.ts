@@ -114,10 +114,13 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
       const env = { DATABASE_URL: databaseUrl, DEMO_DATA: 'false' };
       const one = await startServerProcess(env);
       servers.push(one);
+      const adaCookie = await registerStudent(one, 'Ada');
+      // A process that has heard from no other for the adapter's heartbeat time-out (10 s) stops
+      // notifying (server/realtime/adapter.ts); the second one's start must wake it up again.
+      await new Promise((resolve) => setTimeout(resolve, 10_500));
       const two = await startServerProcess(env);
       servers.push(two);
 
-      const adaCookie = await registerStudent(one, 'Ada');
       const alanCookie = await registerStudent(two, 'Alan');
       const ada = await socketTo(one, adaCookie);
       const alan = await socketTo(two, alanCookie);
