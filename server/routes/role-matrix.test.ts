@@ -88,8 +88,8 @@ const DRIVERS: Record<string, Driver> = {
   'POST /api/chat': ({ client }) =>
     client.post('/api/chat', { prompt: 'When are you open?', sessionId: 'matrix', history: [] }),
   'GET /api/auth/*': ({ client }) => client.get('/api/auth/get-session'),
-  'POST /api/auth/*': ({ client, account }) =>
-    client.post('/api/auth/sign-in/email', { email: account.email, password: account.password }),
+  'POST /api/auth/*': ({ client }) =>
+    client.post('/api/auth/sign-in/social', { provider: 'google', callbackURL: '/' }),
 };
 
 let testApp: TestApp;
@@ -168,7 +168,10 @@ async function bookWithPages(): Promise<string> {
 
 describe('the role matrix in docs/role-matrix.md', () => {
   beforeAll(async () => {
-    testApp = await createTestApp('pglite');
+    // With a provider configured, signing in with it answers where to send the browser (200).
+    testApp = await createTestApp('pglite', {
+      env: { GOOGLE_CLIENT_ID: 'matrix-client', GOOGLE_CLIENT_SECRET: 'matrix-secret' },
+    });
     await seedDemoData(testApp.database.db);
   });
   afterAll(async () => testApp.close());

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorResponseSchema } from '../../../contract/http/errors.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
+import { signedInPeople } from '../../test/factories.ts';
 import { AUTH_PATH_MAX } from './index.ts';
 
 describe.each(testDatabaseKinds())('/api/auth/* on %s', (kind) => {
@@ -55,6 +56,35 @@ describe.each(testDatabaseKinds())('/api/auth/* on %s', (kind) => {
       expect(response.statusCode, payload).toBe(400);
       expect(response.json(), payload).toEqual({ success: false, message });
     }
+  });
+
+  it('keeps closed the better-auth endpoints the product does not use', async () => {
+    const [person] = await signedInPeople(testApp, 1);
+    const { client, email } = person!;
+    const password = 'a-password-1234';
+    const closed: [method: 'GET' | 'POST', url: string, body?: object][] = [
+      ['POST', '/api/auth/sign-up/email', { email: 'x@example.edu', password, name: 'X' }],
+      ['POST', '/api/auth/sign-in/email', { email, password }],
+      ['POST', '/api/auth/update-user', { name: 'Someone else', role: 'librarian' }],
+      ['POST', '/api/auth/change-email', { newEmail: 'other@example.edu' }],
+      ['POST', '/api/auth/change-password', { currentPassword: password, newPassword: password }],
+      ['POST', '/api/auth/delete-user', {}],
+      ['POST', '/api/auth/request-password-reset', { email }],
+      ['POST', '/api/auth/sign-out', {}],
+      ['GET', '/api/auth/list-sessions'],
+      ['POST', '/api/auth/get-session', {}],
+    ];
+    for (const [method, url, payload] of closed) {
+      const response = await client.request({ method, url, ...(payload ? { payload } : {}) });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(response.json()).toEqual({
+        success: false,
+        message: `There is no API endpoint ${method} ${url}.`,
+      });
+    }
+    // Nothing changed: the person is still signed in, as themselves.
+    const session = await client.get('/api/auth/get-session');
+    expect(session.json()).toMatchObject({ user: { email } });
   });
 
   it('answers a path better-auth does not serve with the JSON 404 of any /api path', async () => {

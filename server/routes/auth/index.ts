@@ -7,8 +7,24 @@ import { errorBody, HttpError } from '../../http/errors.ts';
 export const AUTH_PATH_MAX = 1024;
 
 /**
- * `/api/auth/*`: better-auth's own endpoints (OAuth redirects and callbacks, password reset,
- * session listing), handed the request as a Fetch `Request` and answered with its `Response`.
+ * The better-auth endpoints the product uses, below `/api/auth`: the session, signing in with a
+ * provider and its callbacks, the link of a password-reset mail, the page an OAuth failure lands
+ * on. The others stay closed: signing up, signing in and out, asking for a reset and changing a
+ * password go through our own routes (their checks, limits and profile steps), and changing a
+ * name or an e-mail or deleting an account directly is not something the product offers.
+ */
+const AUTH_ENDPOINTS: readonly { method: 'GET' | 'POST'; path: RegExp }[] = [
+  { method: 'GET', path: /^\/get-session$/ },
+  { method: 'POST', path: /^\/sign-in\/(social|oauth2)$/ },
+  { method: 'GET', path: /^\/callback\/[^/]+$/ },
+  { method: 'GET', path: /^\/oauth2\/callback\/[^/]+$/ },
+  { method: 'GET', path: /^\/reset-password\/[^/]+$/ },
+  { method: 'GET', path: /^\/error$/ },
+];
+
+/**
+ * `/api/auth/*`: the better-auth endpoints in `AUTH_ENDPOINTS`, handed the request as a Fetch
+ * `Request` and answered with its `Response`; any other path is the JSON 404 of any `/api` path.
  */
 export async function authRoutes(
   app: FastifyInstance,
@@ -30,6 +46,14 @@ export async function authRoutes(
       // better-auth rate-limits by address and path in an indexed column: a path longer than the
       // index takes would fail in the database. None of its endpoints' paths comes near this.
       if (url.pathname.length > AUTH_PATH_MAX) throw new HttpError(414, 'The address is too long.');
+      const endpoint = url.pathname.slice('/api/auth'.length);
+      if (
+        !AUTH_ENDPOINTS.some(({ method, path }) => method === request.method && path.test(endpoint))
+      ) {
+        return reply
+          .code(404)
+          .send(errorBody(`There is no API endpoint ${request.method} ${url.pathname}.`));
+      }
       const hasBody = request.method !== 'GET' && request.body !== undefined;
       const response = await auth.handler(
         new Request(url, {
