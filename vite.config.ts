@@ -3,7 +3,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
+import { SCREEN_MODULES, SCREEN_PRELOADS_FILE } from './web/screen-modules.ts';
 
 const serverPort = Number(process.env.PORT ?? 3000);
 const brotli = promisify(brotliCompress);
@@ -48,11 +49,70 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes `screen-preloads.json`: for each screen loaded on demand, the script and style files its
+ * code needs beyond what `index.html` already loads. The server names them in the HTML of a deep
+ * link (server/http/web-app.ts), so a first visit to /signin fetches the sign-in code together
+ * with the app's rather than after the app has started.
+ */
+function screenPreloads(): Plugin {
+  let webRoot = '';
+  return {
+    name: 'digi-screen-preloads',
+    apply: 'build',
+    configResolved(config) {
+      webRoot = config.root;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).filter(
+        (output): output is Rollup.OutputChunk => output.type === 'chunk',
+      );
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      /** A chunk and every chunk it imports statically, as the browser would load them. */
+      const closure = (start: Rollup.OutputChunk) => {
+        const seen = new Set<Rollup.OutputChunk>();
+        const visit = (chunk: Rollup.OutputChunk) => {
+          if (seen.has(chunk)) return;
+          seen.add(chunk);
+          for (const file of chunk.imports) {
+            const imported = byFile.get(file);
+            if (imported) visit(imported);
+          }
+        };
+        visit(start);
+        return seen;
+      };
+      const loadedByIndex = new Set(
+        chunks.filter((chunk) => chunk.isEntry).flatMap((chunk) => [...closure(chunk)]),
+      );
+      const preloads: Record<string, { js: string[]; css: string[] }> = {};
+      for (const [screen, module] of Object.entries(SCREEN_MODULES)) {
+        const facade = path.join(webRoot, module);
+        const chunk = chunks.find((candidate) => candidate.facadeModuleId === facade);
+        if (!chunk)
+          this.error(`screen-modules.ts names ${module}, which the build did not split out`);
+        const needed = [...closure(chunk)].filter((candidate) => !loadedByIndex.has(candidate));
+        preloads[screen] = {
+          js: needed.map((candidate) => `/${candidate.fileName}`),
+          css: needed.flatMap((candidate) =>
+            [...(candidate.viteMetadata?.importedCss ?? [])].map((file) => `/${file}`),
+          ),
+        };
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: SCREEN_PRELOADS_FILE,
+        source: JSON.stringify(preloads),
+      });
+    },
+  };
+}
+
 /** The web app is built into dist/web, which the Fastify server serves on its one port. */
 export default defineConfig({
   root: 'web',
   publicDir: 'public',
-  plugins: [react(), precompress()],
+  plugins: [react(), screenPreloads(), precompress()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

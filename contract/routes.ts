@@ -26,22 +26,32 @@ export const ROUTES = {
 /** Name of a screen route. */
 export type RouteName = keyof typeof ROUTES;
 
-/** Builds the path of a chat room, encoding the room name as one path segment. */
+/**
+ * Builds the path of a chat room, encoding the room name as one path segment. A lone surrogate
+ * (which no stored name holds, and `encodeURIComponent` refuses) becomes U+FFFD rather than a throw.
+ */
 export function roomPath(roomName: string): string {
-  return `/room/${encodeURIComponent(roomName)}`;
+  // With the u flag a surrogate pair is one code point, so only lone surrogates match.
+  return `/room/${encodeURIComponent(roomName.replace(/[\uD800-\uDFFF]/gu, '\uFFFD'))}`;
 }
 
-const patterns = Object.values(ROUTES).map((route) => {
+const patterns = (Object.entries(ROUTES) as [RouteName, string][]).map(([name, route]) => {
   const source = route
     .split('/')
     .map((segment) =>
       segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
     )
     .join('/');
-  return new RegExp(`^${source}/?$`);
+  return { name, pattern: new RegExp(`^${source}/?$`) };
 });
+
+/** The screen `pathname` (without query string) opens, if it is one of the product's screens. */
+export function screenOf(pathname: string): RouteName | undefined {
+  if (pathname === '/') return 'landing';
+  return patterns.find(({ pattern }) => pattern.test(pathname))?.name;
+}
 
 /** True when `pathname` (without query string) is one of the product's screens. */
 export function isScreenPath(pathname: string): boolean {
-  return pathname === '/' || patterns.some((pattern) => pattern.test(pathname));
+  return screenOf(pathname) !== undefined;
 }

@@ -161,3 +161,56 @@ describe('before the web app is built', () => {
     }
   });
 });
+
+describe('a deep link to a screen loaded on demand', () => {
+  let webRoot: string;
+  let testApp: TestApp;
+  const index = '<!doctype html><html><head><title>Digi Library</title></head><body></body></html>';
+
+  beforeAll(async () => {
+    webRoot = await mkdtemp(path.join(tmpdir(), 'digi-web-'));
+    await writeFile(path.join(webRoot, 'index.html'), index);
+    // As the build writes it (vite.config.ts, screenPreloads).
+    await writeFile(
+      path.join(webRoot, 'screen-preloads.json'),
+      JSON.stringify({
+        signIn: { js: ['/assets/sign-in-1.js', '/assets/forms-2.js'], css: [] },
+        chatRoom: { js: ['/assets/chat-room-3.js'], css: ['/assets/chat-room-4.css'] },
+      }),
+    );
+    testApp = await createTestApp('pglite', { webRoot });
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+    await rm(webRoot, { recursive: true, force: true });
+  });
+
+  it("names that screen's files in the page, so the browser fetches them with the app's", async () => {
+    const signIn = await testApp.app.inject({ url: `${ROUTES.signIn}?next=%2Fpublish` });
+    expect(signIn.statusCode).toBe(200);
+    expect(signIn.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(signIn.headers['cache-control']).toBe('no-cache');
+    expect(signIn.body).toBe(
+      index.replace(
+        '</head>',
+        '<link rel="modulepreload" crossorigin href="/assets/sign-in-1.js">' +
+          '<link rel="modulepreload" crossorigin href="/assets/forms-2.js"></head>',
+      ),
+    );
+    const room = await testApp.app.inject({ url: '/room/Study%20group' });
+    expect(room.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/chat-room-3.js">',
+    );
+    expect(room.body).toContain(
+      '<link rel="preload" as="style" crossorigin href="/assets/chat-room-4.css">',
+    );
+  });
+
+  it('adds nothing to the landing page, screens without a list, or unknown paths', async () => {
+    for (const url of ['/', ROUTES.signUp, '/no-such-screen']) {
+      expect((await testApp.app.inject({ url })).body).toBe(index);
+    }
+    expect((await testApp.app.inject({ url: '/no-such-screen' })).statusCode).toBe(404);
+  });
+});
