@@ -1,75 +1,7 @@
 import type { Page } from '@playwright/test';
+import { XSS_PAYLOADS as PAYLOADS } from '../web/test/xss-payloads.ts';
 import { newPerson, registerViaApi } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
-
-/**
- * Fifty known cross-site scripting payloads, put where people type: names, course material titles
- * and fields, request titles and descriptions, room names and descriptions, chat messages and
- * chatbot prompts. Each calls `__x(n)` if it ever runs. Pass: on every screen that shows them,
- * nothing ran (no call, no dialog), no script was blocked either (a Content-Security-Policy report
- * is a console error, which fails the test through the fixtures), and the text shows as typed.
- */
-const TEMPLATES = [
-  '<script>X</script>',
-  '<img src=x onerror=X>',
-  '<svg onload=X>',
-  '<svg><script>X</script></svg>',
-  '"><script>X</script>',
-  "'><img src=x onerror=X>",
-  '<body onload=X>',
-  '<iframe src="javascript:X"></iframe>',
-  '<a href="javascript:X">click</a>',
-  '<details open ontoggle=X>',
-  '<input autofocus onfocus=X>',
-  '<select autofocus onfocus=X>',
-  '<textarea autofocus onfocus=X>',
-  '<video><source onerror=X></video>',
-  '<audio src=x onerror=X>',
-  '<marquee onstart=X>',
-  '<object data="javascript:X">',
-  '<embed src="javascript:X">',
-  '<math><mtext><mglyph><svg><mtext><style><img src=x onerror=X></style></mtext></svg>',
-  '<isindex type=image src=1 onerror=X>',
-  '<form><button formaction=javascript:X>go</button></form>',
-  '<img src="x" onerror="X">',
-  '<img src=x onerror="E">',
-  '<scr<script>ipt>X</scr</script>ipt>',
-  '<ScRiPt>X</sCrIpT>',
-  '<script src=data:text/javascript,X></script>',
-  '<link rel=import href="data:text/html,<script>X</script>">',
-  '<meta http-equiv="refresh" content="0;url=javascript:X">',
-  '<div style="background:url(javascript:X)">',
-  "<style>@import 'javascript:X';</style>",
-  '<base href="javascript:X//">',
-  'javascript:X',
-  'data:text/html,<script>X</script>',
-  "{{constructor.constructor('X')()}}",
-  '[click](javascript:X)',
-  '<img src=x:x onerror=X//',
-  '<svg><animate onbegin=X attributeName=x dur=1s>',
-  '<svg><a xlink:href="javascript:X"><text x=20 y=20>go</text></a></svg>',
-  '<iframe srcdoc="<script>parent.X</script>">',
-  "<img src=x onerror=eval(atob('B'))>",
-  '<noscript><p title="</noscript><img src=x onerror=X>">',
-  '<a href="&#106;avascript:X">go</a>',
-  '<a href="jav&#x09;ascript:X">go</a>',
-  '<img src=x onerror="window[\'__x\'](N)">',
-  '<svg/onload=X>',
-  '<b onmouseover=X>hover</b>',
-  '<div onpointerenter=X>here</div>',
-  '<x contenteditable onfocus=X autofocus>',
-  '</textarea><script>X</script>',
-  '--><script>X</script><!--',
-];
-
-const PAYLOADS = TEMPLATES.map((template, index) => {
-  const call = `__x(${index + 1})`;
-  return template
-    .replaceAll('X', call)
-    .replaceAll('E', [...call].map((char) => `&#${char.charCodeAt(0)};`).join(''))
-    .replaceAll('B', Buffer.from(call).toString('base64'))
-    .replaceAll('N', String(index + 1));
-});
 
 /** Records any payload that runs, and any dialog it opens, before the app's own scripts load. */
 async function watchForScripts(page: Page): Promise<() => Promise<string[]>> {
@@ -102,6 +34,14 @@ function joined(from: number, count: number, max: number): string {
   return text.trim();
 }
 
+/**
+ * Fifty known cross-site scripting payloads (`web/test/xss-payloads.ts`), put where people type:
+ * names, course material titles and fields, request titles and descriptions, room names and
+ * descriptions, chat messages and chatbot prompts. Each calls `__x(n)` if it ever runs. Pass: on
+ * every screen that shows them, nothing ran (no call, no dialog), no script was blocked either (a
+ * Content-Security-Policy report is a console error, which fails the test through the fixtures),
+ * and the text shows as typed.
+ */
 test('fifty XSS payloads in every field people type run nowhere', async ({ browser, baseURL }) => {
   test.setTimeout(180_000);
   expect(PAYLOADS).toHaveLength(50);

@@ -66,12 +66,22 @@ const roomName = z
   .max(ROOM_NAME_MAX, `Room names are at most ${ROOM_NAME_MAX} characters`)
   .refine((name) => !/\p{Cc}/u.test(name), 'Room names cannot hold control characters');
 
+/**
+ * The name of a new room. A room's address is /room/{name}, and no address can hold '.' or '..'
+ * as a segment: the browser resolves them ('/room/..' is '/'), even percent-encoded, so such a
+ * room could never be opened. (Other events may still name one made before this rule, to close it.)
+ */
+const newRoomName = roomName.refine(
+  (name) => name !== '.' && name !== '..',
+  'Room names cannot be "." or ".."',
+);
+
 /** Display names the client may send; the server never trusts them for identity. */
 const displayName = z.string().max(200).optional();
 
 /** `create_room`: `creator` is display only; the creator is the signed-in user. */
 export const createRoomSchema = z.object({
-  roomName,
+  roomName: newRoomName,
   description: z
     .string()
     .trim()

@@ -39,15 +39,34 @@ export interface ExternalResults {
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
+/** Entries that are objects: one `null` in an outside answer must not lose the whole answer. */
+const records = <T>(value: unknown[]): T[] =>
+  value.filter((item): item is T => item !== null && typeof item === 'object');
+
+/**
+ * An outside source's address for a link or a cover, kept only when it is an absolute http(s) URL:
+ * the screens open it as it is, so a `javascript:` or `data:` one must never reach them.
+ */
+export function webUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Open Library's `docs[]` as result cards. */
 export function fromOpenLibrary(body: unknown): CatalogueItem[] {
   const docs = (body as { docs?: OpenLibraryDoc[] })?.docs;
   if (!Array.isArray(docs)) throw new Error('no docs in the answer');
-  return docs
+  return records<OpenLibraryDoc>(docs)
     .filter((doc) => typeof doc.title === 'string' && doc.title.trim() !== '')
     .slice(0, RESULTS_PER_SOURCE)
     .map((doc, index) => ({
-      id: `openlibrary:${doc.key ?? index}`,
+      // Only a string key: a source's object could not even be turned into text.
+      id: `openlibrary:${typeof doc.key === 'string' ? doc.key : index}`,
       type: 'book' as const,
       title: doc.title!.trim(),
       authors: strings(doc.author_name),
@@ -56,7 +75,9 @@ export function fromOpenLibrary(body: unknown): CatalogueItem[] {
       ...(typeof doc.cover_i === 'number'
         ? { coverUrl: `https://covers.openlibrary.org/b/id/${doc.cover_i}-M.jpg` }
         : {}),
-      ...(doc.key?.startsWith('/') ? { url: `https://openlibrary.org${doc.key}` } : {}),
+      ...(typeof doc.key === 'string' && doc.key.startsWith('/')
+        ? { url: `https://openlibrary.org${doc.key}` }
+        : {}),
       hasContent: false,
       external: 'Open Library',
     }));
@@ -67,24 +88,25 @@ export function fromBooksApi(body: unknown): CatalogueItem[] {
   const items = (body as { items?: Volume[] })?.items;
   if (items === undefined) return [];
   if (!Array.isArray(items)) throw new Error('items is not a list');
-  return items
+  return records<Volume>(items)
     .filter((item) => typeof item.volumeInfo?.title === 'string')
     .slice(0, RESULTS_PER_SOURCE)
     .map((item, index) => {
       const info = item.volumeInfo!;
-      const year = Number.parseInt(info.publishedDate ?? '', 10);
+      const year =
+        typeof info.publishedDate === 'string' ? Number.parseInt(info.publishedDate, 10) : NaN;
+      const coverUrl = webUrl(info.imageLinks?.thumbnail);
+      const url = webUrl(info.infoLink);
       return {
-        id: `books:${item.id ?? index}`,
+        id: `books:${typeof item.id === 'string' ? item.id : index}`,
         type: 'book' as const,
         title: info.title!.trim(),
         authors: strings(info.authors),
         year: Number.isFinite(year) ? year : null,
         subjects: strings(info.categories),
         ...(typeof info.description === 'string' ? { description: info.description } : {}),
-        ...(typeof info.imageLinks?.thumbnail === 'string'
-          ? { coverUrl: info.imageLinks.thumbnail }
-          : {}),
-        ...(typeof info.infoLink === 'string' ? { url: info.infoLink } : {}),
+        ...(coverUrl ? { coverUrl } : {}),
+        ...(url ? { url } : {}),
         hasContent: false,
         external: 'Books',
       };

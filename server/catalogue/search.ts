@@ -46,7 +46,7 @@ export function tsqueryText(words: string[]): string {
 }
 
 /** `%text%` for ILIKE, with the pattern characters of the text escaped. */
-function containsPattern(text: string): string {
+export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 

@@ -59,6 +59,20 @@ export function typeOf(noun: string | undefined): ItemType | undefined {
 /** Markup someone typed (`<script>`, `<img onerror=…>`): never read, never repeated back. */
 const MARKUP = /<\/?[a-z!][^<>]*(>|$)/gi;
 
+/**
+ * `text` without markup, including markup that taking other markup out puts together: one pass
+ * turns '<scr<b>ipt>' into '<scr ipt>'. Each pass shortens the text, so this ends.
+ */
+function withoutMarkup(text: string): string {
+  let before: string;
+  let after = text;
+  do {
+    before = after;
+    after = before.replace(MARKUP, ' ');
+  } while (after !== before);
+  return after;
+}
+
 /** Nouns that name no subject: "python courses" is about python, "free courses" about nothing. */
 const NOT_A_SUBJECT =
   /\b(i|i'm|im|me|my|you|your|u|ur|we|our|can|could|how|what|whats|when|where|why|who|which|is|are|do|does|did|reserve|borrow|request|the library|there|this|that|it)\b/;
@@ -88,7 +102,7 @@ export function cleanPhrase(text: string): string {
  * about a title, an author or a topic, then the library's facts and how-tos.
  */
 export function recognise(prompt: string): Intent {
-  const plain = prompt.replace(MARKUP, ' ');
+  const plain = withoutMarkup(prompt);
   const text = plain.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim();
   const original = plain.replace(/\s+/g, ' ').trim();
   if (text.replace(/[^\p{L}\p{N}]/gu, '') === '') return { kind: 'unknown' };

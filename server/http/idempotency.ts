@@ -19,7 +19,7 @@ export const IDEMPOTENT_BODY_DEPTH_MAX = 64;
  * JSON with object keys sorted, so the same body always hashes the same. A body nested deeper
  * than {@link IDEMPOTENT_BODY_DEPTH_MAX} is a 400: the walk must not run out of stack (a 500).
  */
-function stableJson(value: unknown, depth = 0): string {
+export function stableJson(value: unknown, depth = 0): string {
   if (depth > IDEMPOTENT_BODY_DEPTH_MAX)
     throw new HttpError(400, 'The request body is nested too deeply.');
   if (Array.isArray(value))

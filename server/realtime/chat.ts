@@ -60,7 +60,7 @@ type ChatSocket = Socket<
 >;
 
 /** A refusal whose message the person sees. */
-class Refusal extends Error {}
+export class Refusal extends Error {}
 
 /** The Socket.IO room of a chat room (by id: names may hold any character). */
 const channel = (roomId: string) => `chat:${roomId}`;
@@ -71,13 +71,32 @@ const HEARTBEAT_MS = 10_000;
 /** `available_rooms` goes out at most this often; a burst of joins becomes one push. */
 const ROOMS_PUSH_DELAY_MS = 150;
 
-function parse<Schema extends z.ZodType>(schema: Schema, payload: unknown): z.infer<Schema> {
-  const result = schema.safeParse(payload);
+/** The schema of each client event's payload (`leave_room` has none). */
+export const PAYLOAD_SCHEMAS = {
+  create_room: createRoomSchema,
+  join_room: joinRoomSchema,
+  send_message: sendMessageSchema,
+  close_room: closeRoomSchema,
+  load_history: loadHistorySchema,
+  lift_restriction: liftRestrictionSchema,
+} as const satisfies Partial<Record<keyof ClientToServerEvents, z.ZodType>>;
+
+type PayloadEvent = keyof typeof PAYLOAD_SCHEMAS;
+
+/**
+ * The payload of a client event, parsed; anything else is a {@link Refusal} whose message the
+ * person sees: the first problem the schema names, or why the database could not store the text.
+ */
+export function parsePayload<Event extends PayloadEvent>(
+  event: Event,
+  payload: unknown,
+): z.infer<(typeof PAYLOAD_SCHEMAS)[Event]> {
+  const result = PAYLOAD_SCHEMAS[event].safeParse(payload);
   if (!result.success) throw new Refusal(result.error.issues[0]?.message ?? 'Invalid request.');
   // The same rule as HTTP input: text the database cannot store is refused, not a failed insert.
   const bad = unstorableText(result.data);
   if (bad) throw new Refusal(bad.message);
-  return result.data;
+  return result.data as z.infer<(typeof PAYLOAD_SCHEMAS)[Event]>;
 }
 
 /**
@@ -207,7 +226,7 @@ export function mountChat(
       .catch((error: unknown) => log.warn({ err: error }, 'could not send the room list'));
 
     on('create_room', async (payload) => {
-      const body = parse(createRoomSchema, payload);
+      const body = parsePayload('create_room', payload);
       await refreshName();
       const room = await createRoom(db, {
         name: body.roomName,
@@ -220,7 +239,7 @@ export function mountChat(
     });
 
     on('join_room', async (payload) => {
-      const body = parse(joinRoomSchema, payload);
+      const body = parsePayload('join_room', payload);
       const room = await existing(body.roomName);
       await refreshName();
       if (socket.data.room?.id !== room.id) {
@@ -248,7 +267,7 @@ export function mountChat(
     });
 
     on('load_history', async (payload) => {
-      const body = parse(loadHistorySchema, payload);
+      const body = parsePayload('load_history', payload);
       const room = await existing(body.roomName);
       const { messages, hasMore } = await roomHistory(db, room.id, { before: body.before });
       return {
@@ -259,7 +278,7 @@ export function mountChat(
     });
 
     on('send_message', async (payload) => {
-      const body = parse(sendMessageSchema, payload);
+      const body = parsePayload('send_message', payload);
       const joined = socket.data.room;
       if (!joined || joined.name.toLowerCase() !== body.room.toLowerCase()) {
         throw new Refusal('Join the room before sending messages to it.');
@@ -302,7 +321,7 @@ export function mountChat(
     });
 
     on('close_room', async (payload) => {
-      const body = parse(closeRoomSchema, payload);
+      const body = parsePayload('close_room', payload);
       const room = await existing(body.roomName);
       if (!mayManage(user, room)) {
         throw new Refusal('Only the room’s creator or a librarian can close it.');
@@ -314,7 +333,7 @@ export function mountChat(
     });
 
     on('lift_restriction', async (payload) => {
-      const body = parse(liftRestrictionSchema, payload);
+      const body = parsePayload('lift_restriction', payload);
       const room = await existing(body.roomName);
       if (!mayManage(user, room)) {
         throw new Refusal('Only the room’s creator or a librarian can lift the restriction.');

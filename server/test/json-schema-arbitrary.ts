@@ -91,6 +91,30 @@ export const tainted = (valid: fc.Arbitrary<string>) =>
     return text.slice(0, index) + taint + text.slice(index);
   });
 
+/** Visible characters: ASCII, Latin letters, Hebrew (right to left) and CJK ideographs. */
+const VISIBLE = '!-~\\u00C0-\\u024F\\u0590-\\u05FF\\u4E00-\\u4E2F';
+
+/**
+ * What a person types into a required, trimmed text field: `min` to `max` characters (at most 40
+ * made), starting and ending with a visible character, no control characters; none of the
+ * characters of `exclude`. Such a field's zod schema (`.trim().min(n)`) accepts it unchanged.
+ */
+export function enteredText(min: number, max: number, exclude = ''): fc.Arbitrary<string> {
+  const visible = `[${VISIBLE}]`;
+  const inner = `[ ${VISIBLE}]`;
+  const top = Math.min(max, Math.max(min, 40));
+  const source =
+    top <= 1
+      ? `^${visible}$`
+      : min <= 1
+        ? `^${visible}(?:${inner}{0,${top - 2}}${visible})?$`
+        : `^${visible}${inner}{${min - 2},${top - 2}}${visible}$`;
+  const text = fc.stringMatching(new RegExp(source));
+  return exclude
+    ? text.filter((value) => ![...exclude].some((char) => value.includes(char)))
+    : text;
+}
+
 /** Sets a key even when it is `__proto__`, so `JSON.stringify` sends it as a plain key. */
 function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, {

@@ -57,7 +57,11 @@ export function appPath(href: string): string | null {
   try {
     const base = window.location.origin;
     const url = new URL(href, base);
-    return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : null;
+    // Dot segments can resolve to a path that starts with '//' ('/..//host', '/%2e%2e//host'),
+    // which a link reads as another host's address.
+    return url.origin === base && !url.pathname.startsWith('//')
+      ? `${url.pathname}${url.search}${url.hash}`
+      : null;
   } catch {
     return null;
   }

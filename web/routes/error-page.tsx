@@ -11,6 +11,9 @@ export function ErrorPage() {
   const error = useRouteError();
   const { pathname } = useLocation();
   const detail = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : undefined;
+  // A path such as '//host/x' or '/\host' (typed or linked) would make the reload link another
+  // site's address; the browser also drops tabs and newlines, so '/\t/host' would be one too.
+  const reloadPath = `/${pathname.replace(/^[\s/\\]+/, '')}`;
   return (
     <SimplePage
       eyebrow="Something went wrong"
@@ -18,7 +21,7 @@ export function ErrorPage() {
       lead="Reloading usually fixes it. If it keeps happening, please tell the library staff."
       actions={
         <>
-          <ButtonLink to={pathname} reloadDocument variant="primary">
+          <ButtonLink to={reloadPath} reloadDocument variant="primary">
             Reload the page
           </ButtonLink>
           <ButtonLink to={ROUTES.landing} variant="outline">

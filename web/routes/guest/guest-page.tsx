@@ -3,6 +3,7 @@ import { GUEST_DESCRIPTION_PREVIEW, GUEST_MAX_RESULTS } from '../../../contract/
 import { ROUTES } from '../../../contract/routes.ts';
 import type { CatalogueItem } from '../../../contract/http/catalogue.ts';
 import { useCatalogueSearch } from '../../api/catalogue.ts';
+import { webAddress } from '../../components/links/web-address.ts';
 import { SimplePage } from '../../components/page/simple-page.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import styles from './guest.module.css';
@@ -20,21 +21,16 @@ export function searchQueryFromState(state: unknown): string {
 export function previewText(text: string | undefined): string {
   if (!text) return '';
   if (text.length <= GUEST_DESCRIPTION_PREVIEW) return text;
-  const cut = text.slice(0, GUEST_DESCRIPTION_PREVIEW);
+  // Never half an emoji: a cut between a surrogate pair's halves would show as '�'.
+  const cut = text.slice(0, GUEST_DESCRIPTION_PREVIEW).replace(/[\uD800-\uDBFF]$/, '');
   return `${cut.slice(0, cut.lastIndexOf(' ') > 60 ? cut.lastIndexOf(' ') : cut.length)}…`;
 }
 
 function Thumbnail({ item }: { item: CatalogueItem }) {
-  if (item.coverUrl) {
+  const cover = webAddress(item.coverUrl);
+  if (cover) {
     return (
-      <img
-        className={styles.thumb}
-        src={item.coverUrl}
-        alt=""
-        width={64}
-        height={96}
-        loading="lazy"
-      />
+      <img className={styles.thumb} src={cover} alt="" width={64} height={96} loading="lazy" />
     );
   }
   return (
@@ -96,15 +92,12 @@ export function GuestPage() {
                 </span>
               </>
             );
+            // An outside result links out, to a web page only (never `javascript:`).
+            const url = item.external ? webAddress(item.url) : undefined;
             return (
               <li key={item.id}>
-                {item.external && item.url ? (
-                  <a
-                    className={styles.result}
-                    href={item.url}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                  >
+                {url ? (
+                  <a className={styles.result} href={url} target="_blank" rel="noopener noreferrer">
                     {body}
                   </a>
                 ) : (

@@ -20,6 +20,16 @@ const MOVES: Record<DeskMove, { label: string; done: string }> = {
   returned: { label: 'Mark returned', done: 'returned' },
 };
 
+/**
+ * A `mailto:` link to exactly this address: a `?`, `&` or `#` in it cannot add recipients, a
+ * subject or a body, and a lone surrogate (which `encodeURIComponent` refuses) becomes U+FFFD.
+ */
+export function mailtoHref(email: string): string {
+  // With the u flag a surrogate pair is one code point, so only lone surrogates match.
+  const wellFormed = email.replace(/[\uD800-\uDFFF]/gu, '\uFFFD');
+  return `mailto:${encodeURIComponent(wellFormed).replaceAll('%40', '@')}`;
+}
+
 /** One reservation at the desk: who holds it, how to reach them, the book and the moves offered. */
 export function DeskReservationItem({
   reservation,
@@ -48,7 +58,7 @@ export function DeskReservationItem({
         />
       </div>
       <p className={styles.meta}>
-        <a href={`mailto:${holder.email}`}>{holder.email}</a>
+        <a href={mailtoHref(holder.email)}>{holder.email}</a>
         {holder.phoneNumber ? (
           <>
             {' · '}

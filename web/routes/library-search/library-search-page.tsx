@@ -10,6 +10,7 @@ import { ROUTES } from '../../../contract/routes.ts';
 import { useCatalogueSearch, useCourseMaterials } from '../../api/catalogue.ts';
 import { Pager } from '../../components/catalogue/pager.tsx';
 import { formStyles } from '../../components/forms/fields.tsx';
+import { webAddress } from '../../components/links/web-address.ts';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { BookDetail } from './book-detail.tsx';
@@ -69,10 +70,11 @@ function ResultCard({ item, onOpen }: { item: CatalogueItem; onOpen: () => void 
       ) : null}
     </>
   );
-  // Results from outside sources are not in our catalogue: they link out.
+  // Results from outside sources are not in our catalogue: they link out, to web pages only.
   if (item.external) {
-    return item.url ? (
-      <a className={styles.card} href={item.url} target="_blank" rel="noopener noreferrer">
+    const url = webAddress(item.url);
+    return url ? (
+      <a className={styles.card} href={url} target="_blank" rel="noopener noreferrer">
         {body}
         <span className={styles.badge}>
           From {item.external}
@@ -97,9 +99,10 @@ function ResultCard({ item, onOpen }: { item: CatalogueItem; onOpen: () => void 
 /** A course material: its details, 'Access Material', and a click anywhere else opens the reader. */
 function CourseCard({ material }: { material: CourseMaterial }) {
   const navigate = useNavigate();
+  // The link opens in a new tab as it is: only a web page's address may (never `javascript:`).
+  const link = webAddress(material.driveLink);
   const open = () => {
-    if (material.driveLink)
-      void navigate(ROUTES.reader, { state: { driveLink: material.driveLink } });
+    if (link) void navigate(ROUTES.reader, { state: { driveLink: link } });
   };
   return (
     <div
@@ -115,9 +118,9 @@ function CourseCard({ material }: { material: CourseMaterial }) {
         <span className={styles.meta}>Institution: {material.instituteName}</span>
       ) : null}
       {material.genre ? <span className={styles.badge}>{material.genre}</span> : null}
-      {material.driveLink ? (
+      {link ? (
         <span className={formStyles.actions}>
-          <a href={material.driveLink} target="_blank" rel="noopener noreferrer">
+          <a href={link} target="_blank" rel="noopener noreferrer">
             Access Material<span className="visually-hidden"> (opens in a new tab)</span>
           </a>
           <button type="button" className={styles.linkButton} onClick={open}>

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { ReservationBook } from '../../../contract/http/reservations.ts';
+import { webAddress } from '../../components/links/web-address.ts';
 import styles from './reservation.module.css';
 
 /** `2 of 3 copies free`. */
@@ -18,15 +19,12 @@ function BookCard({
   onSelect: () => void;
 }) {
   const id = useId();
+  // Covers come from imported files: an image is loaded only from a web address.
+  const cover = webAddress(book.coverImage);
   return (
     <li className={styles.book} data-unavailable={!book.available}>
-      {book.coverImage ? (
-        <img
-          className={styles.cover}
-          src={book.coverImage}
-          alt={`Cover of ${book.title}`}
-          loading="lazy"
-        />
+      {cover ? (
+        <img className={styles.cover} src={cover} alt={`Cover of ${book.title}`} loading="lazy" />
       ) : (
         // No cover on file: a plain cloth cover with the title's first letter keeps the cards
         // aligned; it is decoration, so screen readers skip it.
