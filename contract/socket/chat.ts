@@ -20,6 +20,12 @@ export const HISTORY_PAGE = 100;
 export const MESSAGE_RATE_LIMIT = 5;
 export const MESSAGE_RATE_WINDOW_MS = 5_000;
 
+/**
+ * Open rooms one person may have created at a time (librarians aside): enough for any study
+ * group's needs, and a bound on the room list every socket receives.
+ */
+export const OPEN_ROOMS_PER_PERSON_MAX = 20;
+
 /** A frame larger than this closes the connection. */
 export const SOCKET_MAX_PAYLOAD_BYTES = 64 * 1024;
 
@@ -30,6 +36,7 @@ export const CHAT_TEXT = {
   needBoth: 'Please enter both a username and room name',
   needUsername: 'Please enter a username first',
   duplicateRoom: 'A room with that name already exists',
+  tooManyRooms: `You already have ${OPEN_ROOMS_PER_PERSON_MAX} open rooms. Delete one before creating another.`,
   restricted: 'This chat has been restricted due to inappropriate content.',
   abuseWarning: 'Abusive or inappropriate language has been detected in this conversation...',
   abuseWarningMore: 'Continued violation may result in account restrictions.',

@@ -87,6 +87,16 @@ export async function createRoom(
     .executeTakeFirst();
 }
 
+/** How many of the open rooms this person created. */
+export async function countRoomsCreatedBy(db: Kysely<Database>, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('chat_rooms')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('creator_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Removes a room with its messages and presence. */
 export async function deleteRoom(db: Kysely<Database>, id: string): Promise<void> {
   await db.deleteFrom('chat_rooms').where('id', '=', id).execute();

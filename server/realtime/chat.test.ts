@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHAT_TEXT, HISTORY_PAGE } from '../../contract/socket/chat.ts';
+import { CHAT_TEXT, HISTORY_PAGE, OPEN_ROOMS_PER_PERSON_MAX } from '../../contract/socket/chat.ts';
 import { insertMessage, findRoom } from '../chat/store.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
@@ -120,6 +120,28 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
     });
     const late = await connectChat(url, librarian.client.cookieHeader(), testApp.config.publicUrl);
     open.push(late);
+  });
+
+  it('lets one person keep at most OPEN_ROOMS_PER_PERSON_MAX open rooms; librarians are not held to it', async () => {
+    const grace = await connect(await signedInPerson(testApp, 'student', { firstName: 'Grace' }));
+    const names = Array.from({ length: OPEN_ROOMS_PER_PERSON_MAX }, () => newRoomName());
+    for (const roomName of names) {
+      expect(await emitAck(grace, 'create_room', { roomName, description: '' })).toEqual({
+        ok: true,
+      });
+    }
+    expect(await emitAck(grace, 'create_room', { roomName: newRoomName() })).toEqual({
+      ok: false,
+      message: CHAT_TEXT.tooManyRooms,
+    });
+    // Closing one makes room for another.
+    expect(await emitAck(grace, 'close_room', { roomName: names[0]! })).toEqual({ ok: true });
+    expect(await emitAck(grace, 'create_room', { roomName: newRoomName() })).toEqual({ ok: true });
+
+    const desk = await connect(await signedInPerson(testApp, 'librarian'));
+    for (let made = 0; made <= OPEN_ROOMS_PER_PERSON_MAX; made += 1) {
+      expect(await emitAck(desk, 'create_room', { roomName: newRoomName() })).toEqual({ ok: true });
+    }
   });
 
   it('refuses duplicate names ignoring case, and bad names, by ack or chat_error', async () => {

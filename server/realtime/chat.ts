@@ -12,6 +12,7 @@ import {
   liftRestrictionSchema,
   loadHistorySchema,
   MESSAGE_RATE_LIMIT,
+  OPEN_ROOMS_PER_PERSON_MAX,
   MESSAGE_RATE_WINDOW_MS,
   sendMessageSchema,
   type Ack,
@@ -20,6 +21,7 @@ import {
 } from '../../contract/socket/chat.ts';
 import {
   beat,
+  countRoomsCreatedBy,
   createRoom,
   deleteRoom,
   enterRoom,
@@ -227,6 +229,14 @@ export function mountChat(
 
     on('create_room', async (payload) => {
       const body = parsePayload('create_room', payload);
+      // Rooms stay until closed and every socket receives the list: one person cannot grow it
+      // without bound. (Two creations at the same instant may both pass; the bound holds roughly.)
+      if (
+        user.role !== 'librarian' &&
+        (await countRoomsCreatedBy(db, user.id)) >= OPEN_ROOMS_PER_PERSON_MAX
+      ) {
+        throw new Refusal(CHAT_TEXT.tooManyRooms);
+      }
       await refreshName();
       const room = await createRoom(db, {
         name: body.roomName,
