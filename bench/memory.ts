@@ -3,11 +3,12 @@
  * read from /proc every 50 ms (VmRSS, and VmHWM, the kernel's own high-water mark, which also
  * catches what happens between two samples).
  *
- * 1. Import: `scripts/import.ts` (`npm run import -- books <file>`) in its own process, as
- *    `node --import tsx scripts/import.ts books ../shared/data/books/goodbooks-10k_books.csv`
- *    (`npm run import` adds npm's and tsx's launcher processes around that same process), into a
- *    fresh DATA_DIR (PGlite) and, separately, a fresh PostgreSQL database. Budget: peak under
- *    300 MB and flat. The phases are told apart without touching the importer: "rows" is while the
+ * 1. Import: `scripts/import.ts` (`npm run import -- books <file>`) in its own process, started
+ *    with the very `node` command line of package.json's `import` script (npm's own process
+ *    around it is left out), into a fresh DATA_DIR (PGlite) and, separately, a fresh PostgreSQL
+ *    database. Budget: peak under 300 MB and flat. The importer's own short-lived child processes
+ *    (esbuild while scripts/run-compiled.mjs compiles it; for a new DATA_DIR, PGlite's initdb,
+ *    `createDataDir` in server/db/client.ts) are watched too, and their peak reported beside. The phases are told apart without touching the importer: "rows" is while the
  *    CSV file is open in the child (its /proc/<pid>/fd), so "before rows" is start-up, creating the
  *    database and migrating. The child also loads a one-line `--import` that writes
  *    `process.memoryUsage()` to stderr every 50 ms (heap used, external, array buffers), and the
@@ -86,6 +87,32 @@ interface Usage {
   arrayBuffers: number;
 }
 
+/**
+ * package.json's `npm run import` command, split into node's options and the rest (the script and
+ * its arguments): the bench runs that same command, with its own `--import` among the options.
+ */
+function importCommand(): { nodeOptions: string[]; script: string[] } {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const [program, ...words] = pkg.scripts.import!.trim().split(/\s+/);
+  if (program !== 'node') throw new Error(`npm run import does not start with node: ${program}`);
+  const first = words.findIndex((word) => !word.startsWith('-'));
+  return { nodeOptions: words.slice(0, first), script: words.slice(first) };
+}
+
+/** The live child processes of `pid` (Linux). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** Writes the child's `process.memoryUsage()` to stderr every 50 ms, as `MEM {…}` lines. */
 const USAGE_REPORTER = `data:text/javascript,setInterval(()=>process.stderr.write("MEM "+JSON.stringify(process.memoryUsage())+"\\n"),${SAMPLE_MS}).unref()`;
 
@@ -147,15 +174,18 @@ interface ImportResult {
   lateGrowth: number;
   /** VmHWM at the last reading: the true peak of the whole run. */
   hwm: number;
+  /** The highest VmHWM of the importer's own child processes (esbuild; initdb of a new DATA_DIR). */
+  helperHwm: number;
   summary: string;
 }
 
 /** Runs the importer in its own process and watches its memory. */
 async function runImport(engine: string, env: Record<string, string>): Promise<ImportResult> {
   const started = performance.now();
+  const { nodeOptions, script } = importCommand();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--import', USAGE_REPORTER, 'scripts/import.ts', 'books', FILE],
+    [...nodeOptions, '--import', USAGE_REPORTER, ...script, 'books', FILE],
     { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const pid = child.pid!;
@@ -186,6 +216,7 @@ async function runImport(engine: string, env: Record<string, string>): Promise<I
     rowsEnd: 0,
     lateGrowth: 0,
     hwm: 0,
+    helperHwm: 0,
     summary: '',
   };
   let phase = 'start' as 'start' | 'rows' | 'after';
@@ -195,6 +226,9 @@ async function runImport(engine: string, env: Record<string, string>): Promise<I
     const memory = processMemory(pid);
     if (!memory) return;
     result.hwm = memory.hwm;
+    for (const helper of childrenOf(pid)) {
+      result.helperHwm = Math.max(result.helperHwm, processMemory(helper)?.hwm ?? 0);
+    }
     const open = holdsOpen(pid, realFile);
     if (phase === 'start' && open) {
       phase = 'rows';
@@ -255,6 +289,11 @@ function printImport(row: ImportResult) {
     `  while the rows are read: peak ${mb(row.rowsPeak)} (${growth >= 0 ? '+' : ''}${Math.round(growth)} MB), ${mb(row.rowsEnd)} at the end, second half ${Math.round(row.lateGrowth)} MB over the first; at the peak ${usageLine(row.rowsPeakUsage)}`,
   );
   console.log(`  VmHWM (true peak of the process): ${mb(row.hwm)}`);
+  if (row.helperHwm > 0) {
+    console.log(
+      `  its child processes (esbuild compiling the script; PGlite's initdb for a new DATA_DIR), highest sampled VmHWM: ${mb(row.helperHwm)}`,
+    );
+  }
   const peak = Math.max(row.hwm, row.rowsPeak, row.startPeak);
   console.log(
     `  budget: peak < ${IMPORT_BUDGET_MB} MB: ${peak < IMPORT_BUDGET_MB ? 'met' : 'missed'} (${mb(peak)}); ` +

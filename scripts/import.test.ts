@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,8 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const FIXTURES = path.join(ROOT, 'server', 'catalogue', 'import', 'fixtures');
 
+/** `npm run import`'s command line from package.json (`node …`), run without npm around it. */
+const NPM_IMPORT = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { import: string };
+  }
+).scripts.import
+  .trim()
+  .split(/\s+/)
+  .slice(1);
+
 function importCommand(args: string[], env: Record<string, string>) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...args], {
+  return spawnSync(process.execPath, [...NPM_IMPORT, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     encoding: 'utf8',

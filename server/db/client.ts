@@ -1,6 +1,8 @@
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -56,6 +58,7 @@ export async function openDatabase(options: {
   await mkdir(path.dirname(directory), { recursive: true });
   const release = lockDataDir(options.dataDir);
   try {
+    if (!existsSync(path.join(directory, 'PG_VERSION'))) await createDataDir(directory);
     const handle = wrapPglite(await createPglite({ dataDir: directory }));
     const close = handle.close;
     handle.close = async () => {
@@ -129,6 +132,49 @@ export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): P
     extensions: { pg_trgm },
     parsers: { [DATE_OID]: (value: string) => value, ...options.parsers },
   });
+}
+
+/**
+ * Creates PGlite's files of a new database in `directory`, in a child process that exits when they
+ * are written. PGlite creates a database by running initdb in a second PGlite instance (its own
+ * WebAssembly memory, fully written) beside the first, keeping a copy of that memory and moving the
+ * result across as an in-memory tarball: 700-900 MB for several seconds, and most of it garbage
+ * that would stay in the opening process until V8 collects it (bench/README.md, "Memory"). Done
+ * here, the server, the importer and `db:migrate` open the finished files like any existing ones.
+ * The child is plain JavaScript that needs only PGlite, so it starts in well under a second.
+ */
+async function createDataDir(directory: string): Promise<void> {
+  // initdb's own trial and bootstrap runs then use the same small page cache as the app (`--set`
+  // also writes it into postgresql.conf, where the start parameter overrides it anyway).
+  const script = `
+    const { PGlite } = await import('@electric-sql/pglite');
+    const [directory, sharedBuffers] = process.argv.slice(1);
+    const pglite = await PGlite.create({
+      dataDir: directory,
+      startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=' + sharedBuffers],
+      initDbStartParams: ['--set', 'shared_buffers=' + sharedBuffers],
+    });
+    await pglite.close();
+  `;
+  const child = spawn(
+    process.execPath,
+    ['--input-type=module', '--eval', script, path.resolve(directory), PGLITE_SHARED_BUFFERS],
+    // Run from this folder, so that the script finds PGlite in the app's node_modules.
+    { cwd: path.dirname(fileURLToPath(import.meta.url)), stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let errors = '';
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>(
+    (resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal]));
+    },
+  );
+  if (code !== 0) {
+    throw new Error(
+      `Could not create the database in ${directory}: ${errors.trim() || `initdb process ended with ${signal ?? code}`}`,
+    );
+  }
 }
 
 /** Wraps an already open PGlite instance (tests open theirs from a prepared dump). */
