@@ -34,7 +34,8 @@
  * Servers: the bare `ws` baseline; the chat on PGlite (the default); when Debian's PostgreSQL is
  * installed, the chat on a private PostgreSQL cluster, one process, then two processes on the same
  * database (Socket.IO's Postgres adapter), clients split between them. `BENCH_ENGINES=PGlite` or
- * `PostgreSQL` measures one engine. `--quick` shortens the windows and skips PostgreSQL.
+ * `PostgreSQL` measures one engine, `BENCH_ROOMS=1` or `50` one scenario, `BENCH_PROCESSES=1`
+ * skips the two-process runs. `--quick` shortens the windows and skips PostgreSQL.
  * `--profile` writes a CPU profile of each chat server process (`node --cpu-prof`) to a folder it
  * prints.
  */
@@ -64,11 +65,17 @@ const ENGINES = process.env.BENCH_ENGINES?.split(',') ?? (QUICK ? ['PGlite'] : u
 const WARMUP_MS = QUICK ? 1_500 : 3_000;
 const WINDOW_MS = QUICK ? 4_000 : 10_000;
 const CLIENTS = 500;
-const SCENARIOS = [
+const ALL_SCENARIOS = [
   { label: '1 room × 500', rooms: 1, perRoom: 500 },
   { label: '50 rooms × 10', rooms: 50, perRoom: 10 },
 ] as const;
-type Scenario = (typeof SCENARIOS)[number];
+type Scenario = (typeof ALL_SCENARIOS)[number];
+/** `BENCH_ROOMS=1` or `50` measures one scenario only (with its baseline). */
+const SCENARIOS: readonly Scenario[] = ALL_SCENARIOS.filter(
+  (scenario) => !process.env.BENCH_ROOMS || String(scenario.rooms) === process.env.BENCH_ROOMS,
+);
+/** `BENCH_PROCESSES=1` skips the two-process runs on PostgreSQL. */
+const TWO_PROCESSES = process.env.BENCH_PROCESSES !== '1';
 
 /** The chat's rule is 5 messages per 5 s per person; 1.01 s apart never breaks it. */
 const CHAT_MIN_GAP_MS = 1_010;
@@ -617,11 +624,14 @@ if (wanted('PostgreSQL') && bin) {
     console.log('\nchat, PostgreSQL, 1 process');
     const cookies = await registerPeople(one.url, CLIENTS);
     const port = new URL(cluster.url).port;
-    await measure(chatTarget('chat PostgreSQL', [one], cookies, port), 'pg1');
-    const two = await startChatServer(env);
-    const pair = chatTarget('chat PostgreSQL × 2', [one, two], cookies, port);
-    await measure(pair, 'pg2');
-    await pair.stop();
+    const single = chatTarget('chat PostgreSQL', [one], cookies, port);
+    await measure(single, 'pg1');
+    if (TWO_PROCESSES) {
+      const two = await startChatServer(env);
+      const pair = chatTarget('chat PostgreSQL × 2', [one, two], cookies, port);
+      await measure(pair, 'pg2');
+      await pair.stop();
+    } else await single.stop();
     rmSync(dataDir, { recursive: true, force: true });
   } finally {
     cluster.stop();

@@ -94,3 +94,36 @@ export async function connectSocketIo(
     socket,
   };
 }
+
+/** What a bench writes at the start of a chat message: `BENCH|<sender>|<seq>|<µs>|`. */
+const STAMP = Buffer.from('BENCH|');
+const FILLER = 'notes on chapter three of the reading list for the seminar on Thursday, ';
+
+/**
+ * A message of `length` characters (at least its stamp) carrying its sender, its sequence number
+ * and when it was sent (`performance.now()`), for `readStamp` at the receiving end: one clock.
+ */
+export function stampedText(sender: number, seq: number, at: number, length = 100): string {
+  const head = `${STAMP.toString()}${sender}|${seq}|${Math.round(at * 1000)}|`;
+  return head + FILLER.repeat(Math.ceil(length / FILLER.length)).slice(0, length - head.length);
+}
+
+/** The stamp of a delivered frame, found by its marker and never JSON-parsed; sent at in ms. */
+export function readStamp(
+  frame: Buffer,
+): { sender: number; seq: number; sentAt: number } | undefined {
+  const at = frame.indexOf(STAMP);
+  if (at < 0) return undefined;
+  const numbers = [0, 0, 0];
+  let index = at + STAMP.length;
+  for (let field = 0; field < 3; field += 1) {
+    let value = 0;
+    for (let byte = frame[index]; byte !== 0x7c; byte = frame[++index]) {
+      if (byte === undefined || byte < 0x30 || byte > 0x39) return undefined;
+      value = value * 10 + byte - 0x30;
+    }
+    numbers[field] = value;
+    index += 1;
+  }
+  return { sender: numbers[0]!, seq: numbers[1]!, sentAt: numbers[2]! / 1000 };
+}

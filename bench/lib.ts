@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
+import { importFile } from '../server/catalogue/import/import-file.ts';
 import {
   createPglite,
   openPostgres,
@@ -25,6 +27,22 @@ export const CATALOGUE_FILES = [
   ['courses', 'courses/free-courses-en.csv'],
   ['courses', 'courses/free-programming-books-subjects.csv'],
 ] as const;
+
+/**
+ * Migrates the database and imports the real catalogue files with `importFile`, the code
+ * `npm run import` runs; prints how many rows and how long.
+ */
+export async function loadCatalogue(handle: DatabaseHandle): Promise<void> {
+  const started = performance.now();
+  await migrate(handle);
+  for (const [kind, file] of CATALOGUE_FILES) {
+    await importFile(handle.db, kind, path.join(SHARED_DATA, file));
+  }
+  const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(handle.db);
+  console.log(
+    `  imported ${Number(rows[0]?.n).toLocaleString('en-US')} catalogue rows in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
 
 /**
  * A migrated database of each engine this machine has, with a way to drop it. Fresh unless
@@ -264,6 +282,11 @@ export async function startAppServer(
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: url,
+      // Node or V8 options for the app's processes only, to compare settings without changing the
+      // bench's own process (e.g. BENCH_SERVER_NODE_OPTIONS=--max-semi-space-size=32).
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS
+        ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+        : {}),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -286,4 +309,53 @@ export async function startAppServer(
     if (/error/i.test(chunk.toString())) process.stderr.write(chunk);
   });
   return { url, child, stop: () => stopChild(child) };
+}
+
+/** The load average over 1, 5 and 15 minutes, as `1.2 0.9 0.8`. */
+export const loadAverage = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+
+/** The line a bench prints first: cores, memory, Node and the load average (machines are shared). */
+export function machineLine(): string {
+  return `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average ${loadAverage()}`;
+}
+
+/**
+ * A private PostgreSQL cluster (`startPostgresCluster`) holding one new, empty database named
+ * `database` (a plain identifier); undefined when Debian's PostgreSQL is not installed.
+ */
+export async function privatePostgres(
+  database: string,
+): Promise<{ url: string; port: string; stop(): void } | undefined> {
+  const bin = findPostgresBin();
+  if (!bin) return undefined;
+  const cluster = await startPostgresCluster(bin);
+  try {
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.end();
+  } catch (error) {
+    cluster.stop();
+    throw error;
+  }
+  return {
+    url: cluster.url.replace(/\/postgres$/, `/${database}`),
+    port: new URL(cluster.url).port,
+    stop: () => cluster.stop(),
+  };
+}
+
+/** Reads a process's RSS (MB) from /proc every `everyMs` until `stop()`; `samples` so far. */
+export function watchMemory(pid: number, everyMs = 100) {
+  const samples: { at: number; rss: number }[] = [];
+  const read = () => {
+    const memory = processMemory(pid);
+    if (memory) samples.push({ at: performance.now(), rss: memory.rss });
+  };
+  read();
+  const timer = setInterval(read, everyMs);
+  return { samples, stop: () => clearInterval(timer) };
 }

@@ -16,7 +16,7 @@ import {
  * Clients that do not play by the rules: a flood from one socket, frames that are not Socket.IO,
  * payloads of the wrong shape and events that do not exist. Pass: the process stays up, the
  * hostile socket gets refusals (or is dropped), and a bystander in another room chats throughout.
- * (Latency and memory under such load are measured by `npm run bench:soak`, not here.)
+ * (Latency and memory under such load are measured by `npm run bench:flood`, not here.)
  */
 describe.each(testDatabaseKinds())('hostile chat clients on %s', (kind) => {
   let testApp: TestApp;
