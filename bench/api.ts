@@ -59,6 +59,11 @@ import {
   startAppServer,
   stopChild,
   type ServerProcess,
+  formatNumber as format,
+  loadAverage,
+  sleep,
+  SEARCH_QUERIES,
+  machineLine,
 } from './lib.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -82,21 +87,6 @@ const CAPACITY_TARGETS: Record<string, Record<string, number>> = {
 const P99_TARGET_MS = 50;
 const profileDir = PROFILE ? mkdtempSync(path.join(os.tmpdir(), 'digi-api-profile-')) : undefined;
 
-/** What people search for: rare and common words, prefixes, types, filters, a typo, page 2. */
-const SEARCH_QUERIES: Record<string, string>[] = [
-  { q: 'frankenstein' },
-  { q: 'history' },
-  { q: 'quant' },
-  { q: 'neural networks', type: 'paper' },
-  { author: 'tolkien', type: 'book' },
-  { q: 'frankenstien' },
-  { q: 'python', type: 'course' },
-  { q: 'harry potter' },
-  { q: 'machine learning' },
-  { q: 'pride and prejudice' },
-  { q: 'love', page: '2' },
-  { q: 'data science', type: 'course' },
-];
 const SEARCHES = SEARCH_QUERIES.map((query) => `/api/search?${new URLSearchParams(query)}`);
 
 interface Route {
@@ -333,8 +323,6 @@ interface Row extends Run {
 
 const rows: Row[] = [];
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * Waits until the server is idle (under 10 % of a core for 250 ms; at most 10 s): when a run
  * ends, the server still works off the requests it had queued, and the next run would start
@@ -441,14 +429,6 @@ async function measure(target: Target): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const format = (value: number | undefined, digits = 0) =>
-  value !== undefined && Number.isFinite(value)
-    ? value.toLocaleString('en-US', {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      })
-    : '–';
-
 const HEADER =
   'server         | route     | load         | client     | offered/s |  req/s | p50 ms | p99 ms | vs bare | server CPU | ms/req | db CPU | db ms/req | bench CPU | load | non-2xx | errors | unanswered';
 
@@ -489,15 +469,8 @@ if (!existsSync(SHARED_DATA)) {
   process.exit(1);
 }
 const wanted = (engine: string) => !ENGINES || ENGINES.includes(engine);
-const load = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(' ');
 const benchStarted = performance.now();
-console.log(
-  `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average ${load()}`,
-);
+console.log(machineLine());
 console.log(
   `${CONNECTIONS} connections, warm-up ${WARMUP_S} s, window ${WINDOW_S} s${QUICK ? ' (--quick)' : ''}`,
 );
@@ -618,7 +591,7 @@ console.log(
 );
 if (unanswered > 0) console.log(`  ${unanswered} open-loop requests unanswered (over capacity)`);
 console.log(
-  `\nload average ${load()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
+  `\nload average ${loadAverage()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
 );
 if (profileDir) console.log(`CPU profiles of the app processes: ${profileDir}`);
 if (failures > 0) process.exitCode = 1;

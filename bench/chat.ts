@@ -56,8 +56,18 @@ import {
   startAppServer,
   stopChild,
   type ServerProcess,
+  formatNumber as format,
+  loadAverage,
+  sleep,
+  machineLine,
 } from './lib.ts';
-import { closeWebSocket, connectSocketIo, openWebSocket, type WireSocket } from './lib-socket.ts';
+import {
+  closeWebSocket,
+  connectSocketIo,
+  openWebSocket,
+  type WireSocket,
+  createRooms,
+} from './lib-socket.ts';
 
 const QUICK = process.argv.includes('--quick');
 const PROFILE = process.argv.includes('--profile');
@@ -183,8 +193,6 @@ function messageText(sender: number, seq: number, at: number): string {
   const head = `BENCH|${sender}|${seq}|${Math.round(at * 1000)}|`;
   return head + FILLER.repeat(2).slice(0, MESSAGE_LENGTH - head.length);
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------
 // Clients
@@ -319,12 +327,7 @@ function chatTarget(
     pids: () => servers.map((server) => server.child.pid!),
     databasePids: () => (databasePort ? postgresPids(databasePort) : []),
     async prepareRooms(names) {
-      const creator = await connectChat(urlOf(0), -1, cookies[0]!);
-      for (const roomName of names) {
-        const answer = await creator.emit('create_room', { roomName, description: 'bench' });
-        if (!answer.ok) throw new Error(`create_room ${roomName}: ${answer.message}`);
-      }
-      creator.close();
+      await createRooms(urlOf(0), cookies, names);
     },
     async connect(index, room) {
       const chat = await connectChat(urlOf(index), index, cookies[index]!);
@@ -523,14 +526,6 @@ async function runScenario(
   return saturated.delivered;
 }
 
-const format = (value: number, digits = 0) =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-US', {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      })
-    : '–';
-
 const HEADER =
   'scenario       | server                 | load                | offered/s | delivered/s | p50 ms | p99 ms | vs ws | server CPU | db CPU | per CPU-s | vs ws/CPU | bench CPU | frame B | refused | lost';
 
@@ -581,15 +576,8 @@ async function measure(target: Target, tag: string) {
 // ---------------------------------------------------------------------------------------------
 
 const wanted = (engine: string) => !ENGINES || ENGINES.includes(engine);
-const load = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(' ');
 const benchStarted = performance.now();
-console.log(
-  `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average ${load()}`,
-);
+console.log(machineLine());
 console.log(
   `${CLIENTS} clients, ${MESSAGE_LENGTH}-character messages, warm-up ${WARMUP_MS / 1000} s, window ${WINDOW_MS / 1000} s${QUICK ? ' (--quick)' : ''}`,
 );
@@ -688,6 +676,6 @@ for (const scenario of SCENARIOS) {
   }
 }
 console.log(
-  `\nload average ${load()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
+  `\nload average ${loadAverage()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
 );
 if (profileDir) console.log(`CPU profiles of the chat processes: ${profileDir}`);

@@ -63,8 +63,16 @@ import {
   ROOT,
   startAppServer,
   watchMemory,
+  formatNumber,
+  sleep,
 } from './lib.ts';
-import { connectSocketIo, readStamp, stampedText, type WireSocket } from './lib-socket.ts';
+import {
+  connectSocketIo,
+  readStamp,
+  stampedText,
+  type WireSocket,
+  createRooms,
+} from './lib-socket.ts';
 
 const QUICK = process.argv.includes('--quick');
 const PROFILE = process.argv.includes('--profile');
@@ -99,15 +107,7 @@ const ATTACKERS: { name: string; kind: AttackKind; does: string }[] = [
 ];
 const profileDir = PROFILE ? mkdtempSync(path.join(os.tmpdir(), 'digi-flood-profile-')) : undefined;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const timeout = (ms: number) => sleep(ms).then(() => 'timeout' as const);
-const fixed = (value: number, digits = 0) =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-US', {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      })
-    : '–';
 
 // ---------------------------------------------------------------------------------------------
 // Phases
@@ -414,15 +414,11 @@ async function runEngine(engine: string): Promise<Outcome | undefined> {
     console.log(`\n${engine}: server pid ${run.pid}`);
     const cookies = await registerPeople(server.url, BYSTANDERS + ATTACKERS.length + 1);
     const proberCookie = cookies.at(-1)!;
-    const creator = await connectSocketIo(server.url, cookies[0]!);
-    for (let room = 0; room < ROOMS; room += 1) {
-      const answer = await creator.emit('create_room', {
-        roomName: roomName(room),
-        description: 'bench',
-      });
-      if (!answer.ok) throw new Error(`create_room: ${answer.message}`);
-    }
-    creator.close();
+    await createRooms(
+      server.url,
+      cookies,
+      Array.from({ length: ROOMS }, (_, room) => roomName(room)),
+    );
     let finalMarker: Buffer | undefined;
     let heardFinal: (() => void) | undefined;
     /** The last room list bystander 0 received (a property: assigned in a callback). */
@@ -566,10 +562,10 @@ async function runEngine(engine: string): Promise<Outcome | undefined> {
 // ---------------------------------------------------------------------------------------------
 // Report
 
-const ms = (values: number[], p: number) => fixed(percentile(values, p), 1);
-const mb = (value: number) => fixed(value);
+const ms = (values: number[], p: number) => formatNumber(percentile(values, p), 1);
+const mb = (value: number) => formatNumber(value);
 const percent = (cpuMs: number, phase: Phase) =>
-  `${fixed((cpuMs / (phase.end - phase.start)) * 100)} %`;
+  `${formatNumber((cpuMs / (phase.end - phase.start)) * 100)} %`;
 const table = (rows: string[][]) => {
   const widths = rows[0]!.map((_, column) =>
     Math.max(...rows.map((row) => (row[column] ?? '').length)),
@@ -607,16 +603,16 @@ function report(outcome: Outcome): boolean {
       const seconds = (phase.end - phase.start) / 1000;
       return [
         phase.name,
-        `${fixed(seconds, 1)} s`,
+        `${formatNumber(seconds, 1)} s`,
         String(phase.sent),
-        fixed(phase.deliveries / seconds),
+        formatNumber(phase.deliveries / seconds),
         ms(phase.latencies, 50),
         ms(phase.latencies, 95),
         ms(phase.latencies, 99),
-        fixed(Math.max(...phase.latencies), 1),
+        formatNumber(Math.max(...phase.latencies), 1),
         String(phase.lostMessages),
-        `${fixed(phase.roomLists / BYSTANDERS / seconds, 1)} (${fixed(phase.roomListBytes / phase.roomLists / 1024, 1)})`,
-        `${phase.health.ok}/${phase.health.ok + phase.health.failed} (${fixed(Math.max(...phase.health.latencies))})`,
+        `${formatNumber(phase.roomLists / BYSTANDERS / seconds, 1)} (${formatNumber(phase.roomListBytes / phase.roomLists / 1024, 1)})`,
+        `${phase.health.ok}/${phase.health.ok + phase.health.failed} (${formatNumber(Math.max(...phase.health.latencies))})`,
         `${phase.sockets.ok}/${phase.sockets.ok + phase.sockets.failed} (${ms(phase.sockets.latencies, 95)})`,
       ];
     }),
@@ -638,7 +634,7 @@ function report(outcome: Outcome): boolean {
       outcome.engine === 'PostgreSQL' ? percent(phase.cpu.database, phase) : '–',
       percent(phase.cpu.attackers, phase),
       percent(phase.cpu.bench, phase),
-      `${fixed(phase.loopDelayP99, 1)} ms`,
+      `${formatNumber(phase.loopDelayP99, 1)} ms`,
       `${mb(phase.rss.start)} → ${mb(phase.rss.peak)} → ${mb(phase.rss.end)}`,
     ]),
   ]);
@@ -710,7 +706,7 @@ function report(outcome: Outcome): boolean {
     ],
     [
       `bystanders' p95 < ${LATENCY_TARGET_MS} ms during the attack`,
-      `${fixed(p95, 1)} ms (quiet ${ms(phases.find((phase) => phase.name === 'quiet')!.latencies, 95)} ms)`,
+      `${formatNumber(p95, 1)} ms (quiet ${ms(phases.find((phase) => phase.name === 'quiet')!.latencies, 95)} ms)`,
       p95 < LATENCY_TARGET_MS,
     ],
     [
@@ -720,7 +716,7 @@ function report(outcome: Outcome): boolean {
     ],
     [
       'memory returns to its level',
-      `${mb(outcome.afterRss)} MB after recovery (${fixed(outcome.settledAfterMs / 1000)} s) vs ${mb(outcome.quietRss)} MB quiet: limit ${mb(limit)} MB; attack peak ${mb(attack.rss.peak)} MB`,
+      `${mb(outcome.afterRss)} MB after recovery (${formatNumber(outcome.settledAfterMs / 1000)} s) vs ${mb(outcome.quietRss)} MB quiet: limit ${mb(limit)} MB; attack peak ${mb(attack.rss.peak)} MB`,
       outcome.afterRss <= limit,
     ],
     [
@@ -747,7 +743,7 @@ for (const engine of ENGINES) {
   if (outcome) allMet = report(outcome) && allMet;
 }
 console.log(
-  `\nload average ${loadAverage()}; ${fixed((performance.now() - benchStarted) / 1000)} s in all`,
+  `\nload average ${loadAverage()}; ${formatNumber((performance.now() - benchStarted) / 1000)} s in all`,
 );
 if (profileDir) console.log(`CPU profiles of the server: ${profileDir}`);
 process.exit(allMet ? 0 : 1);

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { Ack } from '../contract/socket/chat.ts';
+import { OPEN_ROOMS_PER_PERSON_MAX, type Ack } from '../contract/socket/chat.ts';
 
 /** Sockets a bench closed on purpose (any other close is the server's doing). */
 const closing = new WeakSet<WebSocket>();
@@ -126,4 +126,27 @@ export function readStamp(
     index += 1;
   }
   return { sender: numbers[0]!, seq: numbers[1]!, sentAt: numbers[2]! / 1000 };
+}
+
+/**
+ * Creates the chat rooms `names` on the server at `url`. One person may keep at most
+ * OPEN_ROOMS_PER_PERSON_MAX open rooms, so the rooms are shared out among the people of `cookies`
+ * in order, as many rooms each as the rule allows.
+ */
+export async function createRooms(
+  url: string,
+  cookies: readonly string[],
+  names: readonly string[],
+  description = 'bench',
+): Promise<void> {
+  for (let first = 0; first < names.length; first += OPEN_ROOMS_PER_PERSON_MAX) {
+    const cookie = cookies[first / OPEN_ROOMS_PER_PERSON_MAX];
+    if (cookie === undefined) throw new Error(`too few people to create ${names.length} rooms`);
+    const creator = await connectSocketIo(url, cookie);
+    for (const roomName of names.slice(first, first + OPEN_ROOMS_PER_PERSON_MAX)) {
+      const answer = await creator.emit('create_room', { roomName, description });
+      if (!answer.ok) throw new Error(`create_room ${roomName}: ${answer.message}`);
+    }
+    creator.close();
+  }
 }

@@ -311,6 +311,37 @@ export async function startAppServer(
   return { url, child, stop: () => stopChild(child) };
 }
 
+/** A number as the benches' tables print it: thousands separated, `digits` decimals, '–' if none. */
+export const formatNumber = (value: number | undefined, digits = 0) =>
+  value !== undefined && Number.isFinite(value)
+    ? value.toLocaleString('en-US', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      })
+    : '–';
+
+/** Resolves after `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What people search for, in the benches that search the real catalogue: rare and common words,
+ * a prefix, types, an author filter, a misspelling, page 2.
+ */
+export const SEARCH_QUERIES: readonly Record<string, string>[] = [
+  { q: 'frankenstein' },
+  { q: 'history' },
+  { q: 'quant' },
+  { q: 'neural networks', type: 'paper' },
+  { author: 'tolkien', type: 'book' },
+  { q: 'frankenstien' },
+  { q: 'python', type: 'course' },
+  { q: 'harry potter' },
+  { q: 'machine learning' },
+  { q: 'pride and prejudice' },
+  { q: 'love', page: '2' },
+  { q: 'data science', type: 'course' },
+];
+
 /** The load average over 1, 5 and 15 minutes, as `1.2 0.9 0.8`. */
 export const loadAverage = () =>
   loadavg()

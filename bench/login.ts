@@ -53,8 +53,11 @@ import {
   registerPeople,
   startAppServer,
   type ServerProcess,
+  loadAverage,
+  sleep,
+  machineLine,
 } from './lib.ts';
-import { connectSocketIo, type WireSocket } from './lib-socket.ts';
+import { connectSocketIo, type WireSocket, createRooms } from './lib-socket.ts';
 
 const PROFILE = process.argv.includes('--profile');
 const ENGINES = process.env.BENCH_ENGINES?.split(',');
@@ -73,12 +76,6 @@ const PASSWORD = 'correct horse battery';
 const MARK = Buffer.from('BENCH|');
 const profileDir = PROFILE ? mkdtempSync(path.join(os.tmpdir(), 'digi-login-profile-')) : undefined;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const load = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(' ');
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const address = (index: number) => `198.18.${index >> 8}.${index & 255}`;
 
@@ -171,12 +168,7 @@ function onChatEvent(receiver: number, frame: Buffer, now: number) {
 /** Opens the chat sockets, one per person, and starts every one sending every CHAT_INTERVAL_MS. */
 async function startChat(server: ServerProcess, cookies: string[], tag: string) {
   const rooms = Array.from({ length: ROOMS }, (_, index) => `login ${tag} ${index + 1}`);
-  const creator = await connectSocketIo(server.url, cookies[0]!);
-  for (const roomName of rooms) {
-    const answer = await creator.emit('create_room', { roomName, description: 'bench' });
-    if (!answer.ok) throw new Error(`create_room: ${answer.message}`);
-  }
-  creator.close();
+  await createRooms(server.url, cookies, rooms);
   const sockets: WireSocket[] = [];
   for (let index = 0; index < ROOMS * PER_ROOM; index += 1) {
     const socket = await connectSocketIo(server.url, cookies[index]!, {
@@ -375,9 +367,7 @@ async function measure(engine: string, env: Record<string, string>, databasePort
 
 const wanted = (engine: string) => !ENGINES || ENGINES.includes(engine);
 const benchStarted = performance.now();
-console.log(
-  `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average ${load()}`,
-);
+console.log(machineLine());
 console.log(
   `libuv thread pool: ${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}; ${PEOPLE} people, ${STORM_CLIENTS} sign-in clients, chat ${ROOMS} rooms × ${PER_ROOM}, a message every ${CHAT_INTERVAL_MS / 1000} s each; windows ${WINDOW_MS / 1000} s after ${WARMUP_MS / 1000} s`,
 );
@@ -454,6 +444,6 @@ for (const { engine, quiet, storms } of results) {
   );
 }
 console.log(
-  `\nload average ${load()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
+  `\nload average ${loadAverage()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
 );
 if (profileDir) console.log(`CPU profiles of the servers: ${profileDir}`);

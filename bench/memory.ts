@@ -54,8 +54,11 @@ import {
   SHARED_DATA,
   startAppServer,
   type ServerProcess,
+  loadAverage,
+  sleep,
+  machineLine,
 } from './lib.ts';
-import { connectSocketIo, type WireSocket } from './lib-socket.ts';
+import { connectSocketIo, type WireSocket, createRooms } from './lib-socket.ts';
 
 const ENGINES = process.env.BENCH_ENGINES?.split(',');
 const PARTS = process.env.BENCH_PARTS?.split(',') ?? ['import', 'sockets'];
@@ -70,15 +73,9 @@ const ROUND_GAP_MS = 1_100;
 const IMPORT_BUDGET_MB = 300;
 const SERVER_BUDGET_MB = 500;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const mb = (value: number | undefined) =>
   value === undefined || !Number.isFinite(value) ? '–' : `${Math.round(value)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const load = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(' ');
 
 interface Usage {
   rss: number;
@@ -355,12 +352,7 @@ async function measureSockets(engine: string, server: ServerProcess): Promise<Re
   resetHighWaterMark(pid);
 
   const rooms = Array.from({ length: ROOMS }, (_, index) => `memory room ${index + 1}`);
-  const creator = await connectSocketIo(server.url, cookies[0]!);
-  for (const roomName of rooms) {
-    const answer = await creator.emit('create_room', { roomName, description: 'bench' });
-    if (!answer.ok) throw new Error(`create_room ${roomName}: ${answer.message}`);
-  }
-  creator.close();
+  await createRooms(server.url, cookies, rooms);
 
   let delivered = 0;
   let droppedByServer = 0;
@@ -466,9 +458,7 @@ if (!existsSync(FILE)) {
   console.error(`No ${FILE}: the shared data must sit beside the repository.`);
   process.exit(1);
 }
-console.log(
-  `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average ${load()}`,
-);
+console.log(machineLine());
 const benchStarted = performance.now();
 const verdicts: (() => void)[] = [];
 
@@ -543,5 +533,5 @@ if (wanted('PostgreSQL') && bin) {
 console.log('\nSummary');
 for (const verdict of verdicts) verdict();
 console.log(
-  `\nload average ${load()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
+  `\nload average ${loadAverage()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
 );

@@ -54,8 +54,13 @@ import {
   SHARED_DATA,
   startAppServer,
   type ServerProcess,
+  formatNumber as format,
+  loadAverage,
+  sleep,
+  SEARCH_QUERIES,
+  machineLine,
 } from './lib.ts';
-import { connectSocketIo, type WireSocket } from './lib-socket.ts';
+import { connectSocketIo, type WireSocket, createRooms } from './lib-socket.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -109,20 +114,6 @@ const roomOf = (socket: number) => socket % ROOMS;
 const positionOf = (socket: number) => Math.floor(socket / ROOMS);
 const membersOf = (room: number) => Math.ceil((SOCKETS - room) / ROOMS);
 const roomName = (room: number) => `soak room ${room + 1}`;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const format = (value: number, digits = 0) =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-US', {
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      })
-    : '–';
-const load = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(' ');
 
 // ---------------------------------------------------------------------------------------------
 // What the run records
@@ -204,27 +195,14 @@ interface RunResult {
 // ---------------------------------------------------------------------------------------------
 // API traffic
 
-/** What people search for: words rare and common, a prefix, types, an author, a typo, page 2. */
-const SEARCHES = (
-  [
-    { q: 'frankenstein' },
-    { q: 'history' },
-    { q: 'quant' },
-    { q: 'neural networks', type: 'paper' },
-    { author: 'tolkien', type: 'book' },
-    { q: 'frankenstien' },
-    { q: 'python', type: 'course' },
-    { q: 'harry potter' },
-    { q: 'machine learning' },
-    { q: 'pride and prejudice' },
-    { q: 'love', page: '2' },
-    { q: 'data science', type: 'course' },
-    { q: 'algorithms' },
-    { q: 'graph theory', type: 'paper' },
-    { q: 'javascript' },
-    { q: 'the hobbit' },
-  ] as Record<string, string>[]
-).map((query) => `/api/search?${new URLSearchParams(query)}`);
+/** The api bench's searches, and a few more titles and subjects. */
+const SEARCHES = [
+  ...SEARCH_QUERIES,
+  { q: 'algorithms' },
+  { q: 'graph theory', type: 'paper' },
+  { q: 'javascript' },
+  { q: 'the hobbit' },
+].map((query) => `/api/search?${new URLSearchParams(query)}`);
 
 const TITLES = [
   'Introduction to Algorithms',
@@ -458,15 +436,12 @@ async function soak(engine: string, server: ServerProcess, databasePort?: string
   const cookies = await registerPeople(server.url, SOCKETS + API_PEOPLE);
   const apiCookies = cookies.slice(SOCKETS);
 
-  const creator = await connectSocketIo(server.url, apiCookies[0]!);
-  for (let room = 0; room < ROOMS; room += 1) {
-    const answer = await creator.emit('create_room', {
-      roomName: roomName(room),
-      description: 'soak',
-    });
-    if (!answer.ok) throw new Error(`create_room: ${answer.message}`);
-  }
-  creator.close();
+  await createRooms(
+    server.url,
+    apiCookies,
+    Array.from({ length: ROOMS }, (_, room) => roomName(room)),
+    'soak',
+  );
 
   // Records, indexed by sender and sequence number.
   const bySender: Sent[][] = Array.from({ length: SOCKETS }, () => []);
@@ -649,7 +624,7 @@ async function soak(engine: string, server: ServerProcess, databasePort?: string
           ? `${format((minute.databaseCpuMs / (seconds * 1000)) * 100)} %`
           : ''
         ).padStart(6),
-        load(),
+        loadAverage(),
       ].join(' | '),
     );
   };
@@ -906,9 +881,7 @@ if (!existsSync(SHARED_DATA)) {
   process.exit(1);
 }
 const benchStarted = performance.now();
-console.log(
-  `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}; load average ${load()}`,
-);
+console.log(machineLine());
 console.log(
   `${SOCKETS} sockets (${SOCKETS} registered people) in ${ROOMS} rooms of ${SMALLEST_ROOM}${SOCKETS % ROOMS ? '–' + (SMALLEST_ROOM + 1) : ''}; ` +
     `${RATE} messages per second in each room (${format(RATE * ROOMS)} per second in all; each person sends one every ${format(PERSON_GAP_MS / 1000, 1)} s, the rule allows ${MESSAGE_RATE_LIMIT} per ${MESSAGE_RATE_WINDOW_MS / 1000} s); ` +
@@ -957,6 +930,6 @@ for (const engine of ENGINES) {
   }
 }
 console.log(
-  `\nload average ${load()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
+  `\nload average ${loadAverage()}; ${((performance.now() - benchStarted) / 1000).toFixed(0)} s in all`,
 );
 process.exitCode = allMet ? 0 : 1;
