@@ -10,6 +10,7 @@ import type { Role } from '../../contract/http/users.ts';
 import { SOCKET_MAX_PAYLOAD_BYTES } from '../../contract/socket/chat.ts';
 import { createAdapterPool, createClusterAdapter } from './adapter.ts';
 import { mountChat, type ChatServer } from './chat.ts';
+import { writeBroadcastsDirectly } from './fan-out.ts';
 
 /** Who a socket belongs to, decided by the server from the session cookie at connection. */
 export interface SocketUser {
@@ -66,6 +67,7 @@ export function mountRealtime(
       callback(null, origin === undefined || origins.has(origin));
     },
   });
+  writeBroadcastsDirectly(io);
   io.use(async (socket, next) => {
     try {
       const headers = new Headers();

@@ -1,0 +1,125 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server, type Socket } from 'socket.io';
+import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { writeBroadcastsDirectly } from './fan-out.ts';
+
+/** The server side of one member: its Socket.IO socket and the TCP stream under its WebSocket. */
+interface Member {
+  socket: Socket;
+  client: ClientSocket;
+  received: string[];
+}
+
+describe('writing broadcasts directly', () => {
+  let http: HttpServer | undefined;
+  let io: Server | undefined;
+  const clients: ClientSocket[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.disconnect();
+    await io?.close();
+    io = undefined;
+    http = undefined;
+  });
+
+  async function start() {
+    http = createServer();
+    io = new Server(http);
+    writeBroadcastsDirectly(io);
+    await new Promise<void>((resolve) => http!.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  }
+
+  /** Connects a client over `transports`, puts it in room `r` and records every event name. */
+  async function join(url: string, transports: ('websocket' | 'polling')[]): Promise<Member> {
+    const connected = new Promise<Socket>((resolve) => io!.once('connection', resolve));
+    const client = connect(url, { transports, forceNew: true, reconnection: false });
+    clients.push(client);
+    const received: string[] = [];
+    client.onAny((event: string, value?: unknown) =>
+      received.push(value === undefined ? event : `${event}:${String(value)}`),
+    );
+    const socket = await connected;
+    await socket.join('r');
+    await vi.waitFor(() => expect(client.connected).toBe(true));
+    return { socket, client, received };
+  }
+
+  /** Counts the packets Engine.IO makes for `socket` (its own path emits `packetCreate`). */
+  function countEnginePackets(socket: Socket) {
+    const counter = { packets: 0 };
+    socket.conn.on('packetCreate', (packet: { type: string }) => {
+      if (packet.type === 'message') counter.packets += 1;
+    });
+    return counter;
+  }
+
+  it('hands a WebSocket member the broadcast without making an Engine.IO packet', async () => {
+    const url = await start();
+    const member = await join(url, ['websocket']);
+    const engine = countEnginePackets(member.socket);
+    io!.to('r').emit('note', 'hello');
+    await vi.waitFor(() => expect(member.received).toEqual(['note:hello']));
+    expect(engine.packets).toBe(0);
+    // An event to the one socket still goes through Engine.IO.
+    member.socket.emit('direct', 'x');
+    await vi.waitFor(() => expect(member.received).toEqual(['note:hello', 'direct:x']));
+    expect(engine.packets).toBe(1);
+  });
+
+  it("sends one turn's broadcasts to a member in one write, in order with its other events", async () => {
+    const url = await start();
+    const member = await join(url, ['websocket']);
+    const stream = (
+      member.socket.conn.transport as unknown as {
+        socket: { _sender: { _socket: { _writev: (...args: unknown[]) => void } } };
+      }
+    ).socket._sender._socket;
+    const writev = vi.spyOn(stream, '_writev');
+    io!.to('r').emit('note', 1);
+    io!.to('r').emit('note', 2);
+    member.socket.emit('direct', 3);
+    io!.to('r').emit('note', 4);
+    await vi.waitFor(() => expect(member.received).toHaveLength(4));
+    expect(member.received).toEqual(['note:1', 'note:2', 'direct:3', 'note:4']);
+    // Broadcast 4 waited behind Engine.IO's write of event 3, so one write carried 1 to 3.
+    const written = (writev.mock.calls[0]?.[0] as { chunk: Buffer }[]).map(({ chunk }) =>
+      chunk.toString(),
+    );
+    expect(written.join('')).toMatch(/\["note",1\].*\["note",2\].*\["direct",3\]$/s);
+    expect(writev).toHaveBeenCalledTimes(2);
+  });
+
+  it('reaches members on long-polling, and mixed rooms, through Engine.IO', async () => {
+    const url = await start();
+    const polling = await join(url, ['polling']);
+    const websocket = await join(url, ['websocket']);
+    const engine = countEnginePackets(polling.socket);
+    for (let n = 1; n <= 3; n += 1) io!.to('r').emit('note', n);
+    await vi.waitFor(() => expect(polling.received).toHaveLength(3));
+    await vi.waitFor(() => expect(websocket.received).toHaveLength(3));
+    expect(polling.received).toEqual(['note:1', 'note:2', 'note:3']);
+    expect(websocket.received).toEqual(['note:1', 'note:2', 'note:3']);
+    expect(engine.packets).toBe(3);
+  });
+
+  it('delivers a broadcast sent just before the member is disconnected', async () => {
+    const url = await start();
+    const member = await join(url, ['websocket']);
+    const gone = new Promise<string>((resolve) => member.client.once('disconnect', resolve));
+    io!.to('r').emit('note', 'last');
+    member.socket.disconnect(true);
+    expect(await gone).toBe('io server disconnect');
+    expect(member.received).toEqual(['note:last']);
+  });
+
+  it('leaves volatile broadcasts to Engine.IO', async () => {
+    const url = await start();
+    const member = await join(url, ['websocket']);
+    const engine = countEnginePackets(member.socket);
+    io!.volatile.to('r').emit('note', 'maybe');
+    await vi.waitFor(() => expect(member.received).toEqual(['note:maybe']));
+    expect(engine.packets).toBe(1);
+  });
+});
