@@ -9,7 +9,8 @@ interface RawWebSocketStream {
   cork(): void;
   uncork(): void;
   write(chunk: Buffer): boolean;
-  destroyed: boolean;
+  /** False once the stream ended, errored or was destroyed. */
+  writable: boolean;
 }
 interface EngineConnection {
   readyState: string;
@@ -80,7 +81,7 @@ export function writeBroadcastsDirectly(io: Server) {
     )
       return undefined;
     const stream = transport.socket._sender?._socket;
-    if (!stream || stream.destroyed || typeof stream.cork !== 'function') return undefined;
+    if (!stream?.writable || typeof stream.cork !== 'function') return undefined;
     return stream;
   };
 
