@@ -120,11 +120,13 @@ test.describe('landing page', () => {
     expect(shift).toBeLessThan(0.01);
   });
 
-  test('the search form carries the query to /guest in navigation state', async ({ page }) => {
+  test('the search form carries the query to /guest in navigation state and the address', async ({
+    page,
+  }) => {
     await page.goto('/');
     await page.getByPlaceholder('Search publications').fill('machine learning');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect(page).toHaveURL(/\/guest$/);
+    await expect(page).toHaveURL(/\/guest\?q=machine\+learning$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
       'Results for “machine learning”',
     );
@@ -132,6 +134,11 @@ test.describe('landing page', () => {
     expect(await page.evaluate(() => (window.history.state as { usr?: unknown }).usr)).toEqual({
       searchQuery: 'machine learning',
     });
+    // The address alone brings the same results back (a shared link, a new tab).
+    await page.goto('/guest?q=machine+learning');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Results for “machine learning”',
+    );
   });
 
   test('an empty search is not blocked and the guest screen says what to do', async ({ page }) => {

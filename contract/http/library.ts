@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const socialLinkSchema = z.object({
   network: z.enum(['facebook', 'x', 'instagram', 'linkedin']),
   label: z.string(),
-  url: z.url(),
+  // Shown as a link in every footer: web pages only, never `javascript:` or `data:`.
+  url: z.url({ protocol: /^https?$/ }),
 });
 
 /** `GET /api/library`: the library's public identity, shown in the footer and used by the chatbot. */

@@ -145,6 +145,7 @@ export function mountChat(
   );
   const timer = setInterval(() => {
     heartbeat().catch((error: unknown) => log.warn({ err: error }, 'chat heartbeat failed'));
+    forgetQuietSenders();
   }, HEARTBEAT_MS);
   timer.unref();
 
@@ -169,6 +170,14 @@ export function mountChat(
     times.push(at);
     recent.set(userId, times);
     return true;
+  };
+
+  /** Drops the send times of people who sent nothing within the window (they count for nothing). */
+  const forgetQuietSenders = () => {
+    const at = Date.now();
+    for (const [userId, times] of recent) {
+      if (times.every((time) => at - time >= MESSAGE_RATE_WINDOW_MS)) recent.delete(userId);
+    }
   };
 
   const leave = async (socket: ChatSocket) => {

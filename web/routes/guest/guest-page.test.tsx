@@ -4,9 +4,9 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { GuestPage, previewText, searchQueryFromState } from './guest-page.tsx';
 
-function renderAt(state: unknown) {
+function renderAt(state: unknown, search = '') {
   const router = createMemoryRouter([{ path: '/guest', element: <GuestPage /> }], {
-    initialEntries: [{ pathname: '/guest', state }],
+    initialEntries: [{ pathname: '/guest', search, state }],
   });
   // No server in unit tests: searches fail fast and the screen says so.
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -29,6 +29,13 @@ describe('guest screen', () => {
     renderAt({ searchQuery: 'neural networks' });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(
       'Results for “neural networks”',
+    );
+  });
+
+  it('reads the query from the address when a link carries it', () => {
+    renderAt(undefined, '?q=%20dune%20messiah%20');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(
+      'Results for “dune messiah”',
     );
   });
 

@@ -1,4 +1,4 @@
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { GUEST_DESCRIPTION_PREVIEW, GUEST_MAX_RESULTS } from '../../../contract/limits.ts';
 import { ROUTES } from '../../../contract/routes.ts';
 import type { CatalogueItem } from '../../../contract/http/catalogue.ts';
@@ -40,9 +40,13 @@ function Thumbnail({ item }: { item: CatalogueItem }) {
   );
 }
 
-/** `/guest`: books from our catalogue for the landing page's search; reading needs an account. */
+/**
+ * `/guest`: books from our catalogue for the landing page's search; reading needs an account.
+ * The query comes in navigation state, or in the address (`?q=`) for a shared or bookmarked link.
+ */
 export function GuestPage() {
-  const query = searchQueryFromState(useLocation().state);
+  const [params] = useSearchParams();
+  const query = searchQueryFromState(useLocation().state) || (params.get('q') ?? '').trim();
   const navigate = useNavigate();
   const results = useCatalogueSearch(
     { q: query, type: 'book', pageSize: GUEST_MAX_RESULTS },

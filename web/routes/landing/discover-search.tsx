@@ -11,7 +11,9 @@ export interface GuestSearchState {
 
 /**
  * The 'Discover research' search: sends the query to the guest results screen in navigation
- * state. An empty query is not blocked; the guest screen tells the person what to do.
+ * state (the spec's contract), and also in the address as `?q=`, so the results can be
+ * bookmarked or shared. An empty query is not blocked; the guest screen tells the person what
+ * to do.
  */
 export function DiscoverSearch() {
   const navigate = useNavigate();
@@ -21,7 +23,11 @@ export function DiscoverSearch() {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const state: GuestSearchState = { searchQuery: query };
-    void navigate(ROUTES.guest, { state });
+    const trimmed = query.trim();
+    const to = trimmed
+      ? `${ROUTES.guest}?${new URLSearchParams({ q: trimmed }).toString()}`
+      : ROUTES.guest;
+    void navigate(to, { state });
   };
 
   return (
