@@ -40,8 +40,11 @@ export type ChatbotRequest = z.input<typeof chatbotRequestSchema>;
  */
 export const chatbotLinkSchema = z.object({
   label: z.string(),
-  // A path on this site: '//host' and '/\\host' would leave it, so neither may start one.
-  href: z.string().regex(/^\/(?![/\\])[^\s\\]*$/, 'links stay inside the app'),
+  // A path on this site: '//host' and '/\\host' would leave it, so neither may start one; and
+  // no '.' or '..' segment, so the path shown is the path followed.
+  href: z
+    .string()
+    .regex(/^(?!\/[/\\])(?![^?#]*\/\.\.?(?:[/?#]|$))\/[^\s\\]*$/, 'links stay inside the app'),
 });
 export type ChatbotLink = z.infer<typeof chatbotLinkSchema>;
 

@@ -24,8 +24,9 @@ export function Footer({ hidden = false }: { hidden?: boolean }) {
             <section aria-labelledby="footer-hours">
               <h2 id="footer-hours">Opening hours</h2>
               <ul className={styles.footerList}>
-                {library.hours.map((line) => (
-                  <li key={line}>{line}</li>
+                {/* The lines come from configuration and may repeat ("Closed"). */}
+                {library.hours.map((line, index) => (
+                  <li key={`${index}:${line}`}>{line}</li>
                 ))}
               </ul>
               <p className={styles.footerMuted}>{library.hoursNote}</p>
