@@ -191,6 +191,13 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
     });
     const atAlan = nextEvent(alanSocket, 'receive_message');
     const atAda = nextEvent(adaSocket, 'receive_message');
+    // The broadcast reaches Alan's WebSocket directly, not as an Engine.IO packet (fan-out.ts).
+    const enginePackets: string[] = [];
+    testApp.app.io.sockets.sockets
+      .get(alanSocket.id!)
+      ?.conn.on('packetCreate', (packet: { data?: unknown }) =>
+        enginePackets.push(String(packet.data)),
+      );
     const answer = await emitAck(adaSocket, 'send_message', {
       room: name,
       message: 'Hello <b>everyone</b>',
@@ -207,6 +214,7 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
       isSystemMessage: false,
     });
     expect((await atAda)[0]).toEqual(message);
+    expect(enginePackets.filter((data) => data.includes('receive_message'))).toEqual([]);
     expect((await bothIn).find((room) => room.roomName === name)?.memberCount).toBe(2);
   });
 
