@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Server, type Socket } from 'socket.io';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { writeBroadcastsDirectly } from './fan-out.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { UNREAD_BYTES_MAX, writeBroadcastsDirectly } from './fan-out.ts';
 
 /** The server side of one member: its Socket.IO socket and the TCP stream under its WebSocket. */
 interface Member {
@@ -112,6 +113,32 @@ describe('writing broadcasts directly', () => {
     member.socket.disconnect(true);
     expect(await gone).toBe('io server disconnect');
     expect(member.received).toEqual(['note:last']);
+  });
+
+  it('drops a member who stopped reading, and only that one', async () => {
+    const url = await start();
+    const stalled = await join(url, ['websocket']);
+    const reader = await join(url, ['websocket']);
+    let readerCount = 0;
+    reader.client.on('big', () => (readerCount += 1));
+    // The client stops taking data off its TCP connection, as a frozen tab would.
+    (
+      stalled.client.io.engine.transport as unknown as { ws: { _socket: { pause(): void } } }
+    ).ws._socket.pause();
+    const gone = new Promise<string>((resolve) => stalled.socket.once('disconnect', resolve));
+    let dropped = false;
+    void gone.then(() => (dropped = true));
+    const chunk = 'x'.repeat(64 * 1024);
+    let sent = 0;
+    while (!dropped && sent * chunk.length < 4 * UNREAD_BYTES_MAX) {
+      io!.to('r').emit('big', chunk);
+      sent += 1;
+      await nextTurn();
+    }
+    expect(await gone).toBe('forced close');
+    // What was sent before the drop still reaches the member who reads.
+    await vi.waitFor(() => expect(readerCount).toBe(sent));
+    expect(reader.client.connected).toBe(true);
   });
 
   it('leaves volatile broadcasts to Engine.IO', async () => {

@@ -9,6 +9,8 @@ interface RawWebSocketStream {
   cork(): void;
   uncork(): void;
   write(chunk: Buffer): boolean;
+  /** Bytes written but not yet taken by the kernel: what a member has not read. */
+  writableLength: number;
   /** False once the stream ended, errored or was destroyed. */
   writable: boolean;
 }
@@ -21,9 +23,12 @@ interface EngineConnection {
     perMessageDeflate?: unknown;
     socket?: {
       readyState: number;
+      /** ws's own: closes the TCP connection at once, without the closing handshake. */
+      terminate?: () => void;
       _sender?: { _socket?: RawWebSocketStream };
     };
   };
+  close(discard?: boolean): void;
 }
 interface BroadcastOptions {
   volatile?: boolean;
@@ -37,6 +42,16 @@ interface ClientInternals {
 
 /** ws's `WebSocket.OPEN`. */
 const WEBSOCKET_OPEN = 1;
+
+/**
+ * A member whose connection holds more than this unread is dropped: about 13,000 ordinary
+ * messages, minutes behind even in the busiest room. Without a limit a client that stops
+ * reading (a frozen tab, a hostile script) makes the server keep every frame for it. The
+ * browser reconnects and catches up from the database (`join_room` with `after`).
+ */
+export const UNREAD_BYTES_MAX = 4 * 1024 * 1024;
+/** The same limit for packets waiting in Engine.IO (a polling member, or behind a stuck write). */
+export const UNSENT_PACKETS_MAX = 10_000;
 
 /**
  * Writes room broadcasts straight to each member's WebSocket, and every frame a member gets in
@@ -56,6 +71,7 @@ const WEBSOCKET_OPEN = 1;
  * turn (an acknowledgement, a ping, another event) goes into the same corked stream behind it,
  * and when Engine.IO has packets waiting (a write of its own in flight) the broadcast queues
  * behind them through Engine.IO as before. Polling connections always take Engine.IO's path.
+ * A member who has stopped reading is dropped once UNREAD_BYTES_MAX is waiting for it.
  */
 export function writeBroadcastsDirectly(io: Server) {
   const corked = new Set<RawWebSocketStream>();
@@ -69,20 +85,33 @@ export function writeBroadcastsDirectly(io: Server) {
     corked.clear();
   };
 
+  /** The TCP stream under a WebSocket connection, if that is what `conn` has. */
+  const tcpStream = (conn: EngineConnection) =>
+    conn.transport.name === 'websocket' ? conn.transport.socket?._sender?._socket : undefined;
+
   const directStream = (conn: EngineConnection): RawWebSocketStream | undefined => {
     const transport = conn.transport;
     if (
       conn.readyState !== 'open' ||
       conn.writeBuffer.length > 0 ||
-      transport.name !== 'websocket' ||
       !transport.writable ||
       transport.perMessageDeflate ||
       transport.socket?.readyState !== WEBSOCKET_OPEN
     )
       return undefined;
-    const stream = transport.socket._sender?._socket;
+    const stream = tcpStream(conn);
     if (!stream?.writable || typeof stream.cork !== 'function') return undefined;
     return stream;
+  };
+
+  /** Drops `conn` when its member has stopped reading; true when it did. */
+  const droppedForNotReading = (conn: EngineConnection) => {
+    const unread = tcpStream(conn)?.writableLength ?? 0;
+    if (unread <= UNREAD_BYTES_MAX && conn.writeBuffer.length <= UNSENT_PACKETS_MAX) return false;
+    // A closing handshake would wait behind everything unread; end the connection at once.
+    conn.transport.socket?.terminate?.();
+    conn.close(true);
+    return true;
   };
 
   const install = (socket: Socket) => {
@@ -91,8 +120,11 @@ export function writeBroadcastsDirectly(io: Server) {
     const engineWrite = client.writeToEngine.bind(client);
     client.writeToEngine = (encodedPackets, options) => {
       const frame = options.wsPreEncodedFrame;
-      const stream = frame && !options.volatile ? directStream(client.conn) : undefined;
-      if (!frame || !stream) return engineWrite(encodedPackets, options);
+      // Only broadcasts carry a frame; events to one socket go to Engine.IO untouched.
+      if (!frame) return engineWrite(encodedPackets, options);
+      if (droppedForNotReading(client.conn)) return;
+      const stream = options.volatile ? undefined : directStream(client.conn);
+      if (!stream) return engineWrite(encodedPackets, options);
       let joined = joinedFrames.get(frame);
       if (!joined) {
         joined = frame.length === 1 ? frame[0]! : Buffer.concat(frame);
