@@ -3,7 +3,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockDataDir, openDatabase } from './client.ts';
+import {
+  CONNECT_TIMEOUT_MS,
+  createPool,
+  KEEPALIVE_DELAY_MS,
+  lockDataDir,
+  openDatabase,
+} from './client.ts';
 
 describe('the embedded database folder', () => {
   let dataDir: string;
@@ -33,5 +39,17 @@ describe('the embedded database folder', () => {
     const release = lockDataDir(dataDir);
     release();
     expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
+  });
+});
+
+describe('PostgreSQL pools', () => {
+  it('give up connecting after a time-out and keep idle connections probed', async () => {
+    const pool = createPool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(pool.options).toMatchObject({
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+    });
+    await pool.end();
   });
 });

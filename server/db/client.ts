@@ -205,6 +205,8 @@ export function wrapPglite(pglite: PGlite): DatabaseHandle {
 
 /** How long a query waits for a connection before it fails (a 503, not a hang). */
 export const CONNECT_TIMEOUT_MS = 5_000;
+/** Idle time before TCP keep-alive starts probing a PostgreSQL connection. */
+export const KEEPALIVE_DELAY_MS = 10_000;
 
 /**
  * A node-postgres pool that lives through its server going away. A connection that loses its
@@ -213,9 +215,19 @@ export const CONNECT_TIMEOUT_MS = 5_000;
  * transaction, or the Socket.IO adapter's LISTEN connection. So every connection gets a listener
  * of its own; the query using it fails instead, the pool drops it when it is released, and opens
  * new ones once the server is back. Connecting gives up after CONNECT_TIMEOUT_MS.
+ *
+ * A connection whose server vanished without closing it (a host gone, a firewall that forgot the
+ * flow) raises nothing at all, and the LISTEN connection would wait on it for good: TCP
+ * keep-alive probes every idle connection after KEEPALIVE_DELAY_MS, so the operating system ends
+ * it and the adapter takes a new one.
  */
 export function createPool(config: pg.PoolConfig): pg.Pool {
-  const pool = new pg.Pool({ connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...config });
+  const pool = new pg.Pool({
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+    ...config,
+  });
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
