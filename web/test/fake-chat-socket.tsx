@@ -61,7 +61,7 @@ export const fakeChat = {
   rooms: null as RoomSummary[] | null,
   requests: [] as { event: ChatRequestEvent; payload: unknown }[],
   /** The acknowledgement of each request; `{ ok: true }` when none is set. */
-  answers: {} as Partial<Record<ChatRequestEvent, (payload: never) => Ack>>,
+  answers: {} as Partial<Record<ChatRequestEvent, (payload: never) => Ack | Promise<Ack>>>,
 
   reset() {
     fakeChat.socket = new FakeChatSocket();
@@ -94,7 +94,7 @@ export const fakeChatSocketModule = {
   useAvailableRooms: () => useSyncExternalStore(subscribe, () => fakeChat.rooms),
   chatRequest: async (event: ChatRequestEvent, payload: unknown): Promise<Ack> => {
     fakeChat.requests.push({ event, payload });
-    const answer = fakeChat.answers[event] as ((body: unknown) => Ack) | undefined;
+    const answer = fakeChat.answers[event] as ((body: unknown) => Ack | Promise<Ack>) | undefined;
     return answer ? answer(payload) : { ok: true };
   },
   leaveChatRoom: () => {

@@ -125,6 +125,45 @@ describe('chat room', () => {
     });
   });
 
+  it('keeps what is typed while a message is on its way, and sends it next, in order', async () => {
+    openJoined();
+    const acks: ((ack: { ok: true; id: string }) => void)[] = [];
+    fakeChat.answers.send_message = () => new Promise((resolve) => acks.push(resolve));
+    fireEvent.change(input(), { target: { value: 'First' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    // The box empties at once; the next message is typed and sent before the first is answered.
+    expect(input().value).toBe('');
+    fireEvent.change(input(), { target: { value: 'Second' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    fireEvent.change(input(), { target: { value: 'Third, still typing' } });
+    expect(fakeChat.requestsOf('send_message')).toHaveLength(1);
+    acks.shift()!({ ok: true, id: '1' });
+    await waitFor(() => expect(fakeChat.requestsOf('send_message')).toHaveLength(2));
+    acks.shift()!({ ok: true, id: '2' });
+    await waitFor(() => expect(acks).toHaveLength(0));
+    expect(
+      fakeChat.requestsOf('send_message').map((sent) => (sent as { message: string }).message),
+    ).toEqual(['First', 'Second']);
+    expect(input().value).toBe('Third, still typing');
+  });
+
+  it('puts refused messages back in the box with what was typed after them', async () => {
+    openJoined();
+    let answer: (ack: { ok: false; message: string }) => void = () => {};
+    fakeChat.answers.send_message = () => new Promise((resolve) => (answer = resolve));
+    fireEvent.change(input(), { target: { value: 'One' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    fireEvent.change(input(), { target: { value: 'Two' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    fireEvent.change(input(), { target: { value: 'Three' } });
+    answer({ ok: false, message: 'You are sending messages too fast.' });
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'You are sending messages too fast.',
+    );
+    expect(input().value).toBe('One\nTwo\nThree');
+    expect(fakeChat.requestsOf('send_message')).toHaveLength(1);
+  });
+
   it('is restricted by the room metadata: banner, warning, input and Send disabled', () => {
     openJoined([], metadata({ abuseDetected: true }));
     expect(screen.getByText(CHAT_TEXT.restricted)).toBeTruthy();

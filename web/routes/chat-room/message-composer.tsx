@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { MESSAGE_MAX } from '../../../contract/socket/chat.ts';
 import { FormMessage } from '../../components/forms/fields.tsx';
 import { isSendKey } from '../../components/forms/send-key.ts';
@@ -6,8 +6,9 @@ import { Button } from '../../components/ui/button.tsx';
 import styles from './chat-room.module.css';
 
 /**
- * The message box: Enter sends, Shift+Enter starts a new line. `onSend` answers whether the
- * draft is done with (sent, or refused for good) or should stay for another try, with the
+ * The message box: Enter sends, Shift+Enter starts a new line. The box empties as a message
+ * goes, and messages typed meanwhile follow it in order. `onSend` answers whether a message is
+ * done with (sent, or dropped for good) or should come back to the box for another try, with the
  * sentence to show.
  */
 export function MessageComposer({
@@ -18,32 +19,57 @@ export function MessageComposer({
   onSend: (text: string) => Promise<{ clear: boolean; error?: string }>;
 }) {
   const id = useId();
-  const [draft, setDraft] = useState('');
+  const [draft, setDraftState] = useState('');
   const [error, setError] = useState('');
-  const [sending, setSending] = useState(false);
+  // Read synchronously: a key press may come before the next render.
+  const draftNow = useRef('');
+  /** Messages the person sent that are not acknowledged yet, oldest first; the first is in flight. */
+  const outbox = useRef<string[]>([]);
 
-  const submit = async () => {
-    if (disabled || sending) return;
-    if (!draft.trim()) {
+  const setDraft = (text: string) => {
+    draftNow.current = text;
+    setDraftState(text);
+  };
+
+  /** Sends the outbox one message at a time, in order. A refusal puts the unsent text back. */
+  const drain = async () => {
+    while (outbox.current.length > 0) {
+      const text = outbox.current[0]!;
+      const result = await onSend(text);
+      setError(result.error ?? '');
+      if (result.clear) {
+        outbox.current.shift();
+        continue;
+      }
+      // Nothing typed is lost: the refused message, any queued behind it and the new draft.
+      const unsent = [...outbox.current, draftNow.current].filter((part) => part.trim());
+      outbox.current = [];
+      setDraft(unsent.join('\n'));
+    }
+  };
+
+  const submit = () => {
+    if (disabled) return;
+    const text = draftNow.current;
+    if (!text.trim()) {
       setError('Type a message first');
       return;
     }
-    setSending(true);
-    const result = await onSend(draft);
-    setSending(false);
-    setError(result.error ?? '');
-    if (result.clear) setDraft('');
+    // The box empties at once, so the next message can be typed while this one is on its way.
+    setDraft('');
+    outbox.current.push(text);
+    if (outbox.current.length === 1) void drain();
   };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    void submit();
+    submit();
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (isSendKey(event)) {
       event.preventDefault();
-      void submit();
+      submit();
     }
   };
 
@@ -68,7 +94,7 @@ export function MessageComposer({
           }}
           onKeyDown={onKeyDown}
         />
-        <Button type="submit" disabled={disabled || sending}>
+        <Button type="submit" disabled={disabled}>
           Send
         </Button>
       </div>
