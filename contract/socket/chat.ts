@@ -54,6 +54,11 @@ export const CLIENT_EVENTS = {
   loadHistory: 'load_history',
   /** Ours: the creator or a librarian lifts a room's restriction. */
   liftRestriction: 'lift_restriction',
+  /**
+   * Ours: the browser's own check caught a message, which it did not send; the room is
+   * restricted for everyone, as if the server had caught it (decision 014).
+   */
+  reportAbuse: 'report_abuse',
 } as const;
 
 export const SERVER_EVENTS = {
@@ -138,6 +143,10 @@ export type LoadHistoryPayload = z.input<typeof loadHistorySchema>;
 export const liftRestrictionSchema = z.object({ roomName });
 export type LiftRestrictionPayload = z.input<typeof liftRestrictionSchema>;
 
+/** `report_abuse`: names the room only; the caught text never leaves the browser. */
+export const reportAbuseSchema = z.object({ roomName });
+export type ReportAbusePayload = z.input<typeof reportAbuseSchema>;
+
 /** One room of `available_rooms`. `creatorId` lets a client tell its own rooms. */
 export const roomSummarySchema = z.object({
   roomName: z.string(),
@@ -186,6 +195,7 @@ export interface ClientToServerEvents {
   close_room: (payload: CloseRoomPayload, ack?: AckFn) => void;
   load_history: (payload: LoadHistoryPayload, ack?: AckFn) => void;
   lift_restriction: (payload: LiftRestrictionPayload, ack?: AckFn) => void;
+  report_abuse: (payload: ReportAbusePayload, ack?: AckFn) => void;
 }
 
 /** Server → client events. */

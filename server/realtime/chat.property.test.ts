@@ -51,6 +51,7 @@ const VALID: { [E in Event]: fc.Arbitrary<Record<string, unknown>> } = {
   close_room: fc.record({ roomName, username: displayName }, { requiredKeys: ['roomName'] }),
   load_history: fc.record({ roomName, before: messageId }),
   lift_restriction: fc.record({ roomName }),
+  report_abuse: fc.record({ roomName }),
 };
 
 /** The room-name field of each event's payload. */

@@ -356,6 +356,40 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
     ).toBe(false);
   });
 
+  it('restricts the room for everyone when a browser reports what its own check caught', async () => {
+    const adaSocket = await connect(ada);
+    const alanSocket = await connect(alan);
+    const name = await roomOf(adaSocket);
+    // Only from inside the room.
+    expect(await emitAck(alanSocket, 'report_abuse', { roomName: name })).toEqual({
+      ok: false,
+      message: 'Join the room before reporting anything in it.',
+    });
+    await join(alanSocket, name);
+    const warned = nextEvent(adaSocket, 'abuse_detected');
+    const metadata = nextEvent(adaSocket, 'room_metadata');
+    const listed = roomsWhere(adaSocket, (rooms) =>
+      rooms.some((room) => room.roomName === name && room.abuseDetected),
+    );
+    expect(await emitAck(alanSocket, 'report_abuse', { roomName: name })).toEqual({ ok: true });
+    expect((await warned)[0]).toEqual({ roomName: name });
+    expect((await metadata)[0].abuseDetected).toBe(true);
+    await listed;
+    // Kept in the database: someone who joins later (or reloads) finds the room restricted.
+    const later = await connect(librarian);
+    expect((await join(later, name)).metadata.abuseDetected).toBe(true);
+    // A second report changes nothing and tells nobody again.
+    let told = 0;
+    adaSocket.on('abuse_detected', () => (told += 1));
+    expect(await emitAck(alanSocket, 'report_abuse', { roomName: name })).toEqual({ ok: true });
+    expect((await emitAck(adaSocket, 'send_message', { room: name, message: 'hi' })).ok).toBe(
+      false,
+    );
+    expect(told).toBe(0);
+    const room = (await findRoom(testApp.database.db, name))!;
+    expect(room.abuse_detected).toBe(true);
+  });
+
   it('lets only the creator or a librarian close a room, which ends it for everyone in it', async () => {
     const adaSocket = await connect(ada);
     const alanSocket = await connect(alan);

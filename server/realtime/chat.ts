@@ -11,6 +11,7 @@ import {
   joinRoomSchema,
   liftRestrictionSchema,
   loadHistorySchema,
+  reportAbuseSchema,
   MESSAGE_RATE_LIMIT,
   OPEN_ROOMS_PER_PERSON_MAX,
   MESSAGE_RATE_WINDOW_MS,
@@ -81,6 +82,7 @@ export const PAYLOAD_SCHEMAS = {
   close_room: closeRoomSchema,
   load_history: loadHistorySchema,
   lift_restriction: liftRestrictionSchema,
+  report_abuse: reportAbuseSchema,
 } as const satisfies Partial<Record<keyof ClientToServerEvents, z.ZodType>>;
 
 type PayloadEvent = keyof typeof PAYLOAD_SCHEMAS;
@@ -157,6 +159,23 @@ export function mountChat(
     const room = await findRoom(db, name);
     if (!room) throw new Refusal('This room does not exist any more. It may have been closed.');
     return room;
+  };
+
+  /**
+   * Restricts a room for everyone in it and tells them (`abuse_detected`, `room_metadata`, the
+   * room list). False when it already was restricted: nothing changes and nobody is told again.
+   */
+  const restrict = async (name: string) => {
+    const room = await existing(name);
+    if (room.abuse_detected) return false;
+    await setRestricted(db, room.id, true);
+    io.to(channel(room.id)).emit('abuse_detected', { roomName: room.name });
+    io.to(channel(room.id)).emit(
+      'room_metadata',
+      presentRoomMetadata({ ...room, abuse_detected: true }),
+    );
+    pushRooms();
+    return true;
   };
 
   /** The person may send one more message now (a sliding window per person, this process). */
@@ -309,15 +328,7 @@ export function mountChat(
       }
       if (moderator.isAbusive(body.message)) {
         // Never stored, never delivered: the room is restricted for everyone instead.
-        const room = await existing(joined.name);
-        if (room.abuse_detected) throw new Refusal(CHAT_TEXT.restricted);
-        await setRestricted(db, room.id, true);
-        io.to(channel(room.id)).emit('abuse_detected', { roomName: room.name });
-        io.to(channel(room.id)).emit(
-          'room_metadata',
-          presentRoomMetadata({ ...room, abuse_detected: true }),
-        );
-        pushRooms();
+        if (!(await restrict(joined.name))) throw new Refusal(CHAT_TEXT.restricted);
         throw new Refusal(`${CHAT_TEXT.abuseWarning} ${CHAT_TEXT.abuseWarningMore}`);
       }
       const row = await writer.write({
@@ -349,6 +360,20 @@ export function mountChat(
       io.to(channel(room.id)).emit('room_closed', { roomName: room.name });
       io.in(channel(room.id)).socketsLeave(channel(room.id));
       pushRooms();
+    });
+
+    on('report_abuse', async (payload) => {
+      // The browser's copy of the matcher caught a message and kept it; the server restricts the
+      // room as it would have. Anyone in the room could do the same by sending the words, so this
+      // gives nobody a power they lacked, and the words themselves never travel.
+      const body = parsePayload('report_abuse', payload);
+      const joined = socket.data.room;
+      if (!joined || joined.name.toLowerCase() !== body.roomName.toLowerCase()) {
+        throw new Refusal('Join the room before reporting anything in it.');
+      }
+      if (await restrict(joined.name)) {
+        log.info({ userId: user.id, roomId: joined.id }, 'the browser caught abusive language');
+      }
     });
 
     on('lift_restriction', async (payload) => {

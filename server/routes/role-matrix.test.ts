@@ -247,6 +247,11 @@ describe('the role matrix in docs/role-matrix.md', () => {
         emitAck(socket, 'close_room', { roomName: await someoneElsesRoom() }),
       lift_restriction: async (socket) =>
         emitAck(socket, 'lift_restriction', { roomName: await someoneElsesRoom() }),
+      report_abuse: async (socket) => {
+        const roomName = await someoneElsesRoom();
+        await join(socket, roomName);
+        return emitAck(socket, 'report_abuse', { roomName });
+      },
     };
     const rows = matrixRows('Socket');
     expect(rows.map((row) => row.call).sort()).toEqual(Object.keys(SOCKET_DRIVERS).sort());

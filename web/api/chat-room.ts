@@ -226,8 +226,14 @@ export function useRoom(roomName: string) {
     [roomName],
   );
 
-  /** Marks the room restricted in this browser (its own abuse check matched). */
-  const flag = useCallback(() => dispatch({ type: 'flag' }), []);
+  /**
+   * The browser's own check caught a message (which is not sent): the room is restricted here at
+   * once, and the server is told so it restricts the room for everyone (decision 014).
+   */
+  const reportAbuse = useCallback(() => {
+    dispatch({ type: 'flag' });
+    void chatRequest('report_abuse', { roomName });
+  }, [roomName]);
   const acknowledge = useCallback(() => dispatch({ type: 'acknowledge' }), []);
 
   /** Lifts the restriction (creator or librarian). */
@@ -248,7 +254,7 @@ export function useRoom(roomName: string) {
     restricted: isRestricted(state),
     loadOlder,
     send,
-    flag,
+    reportAbuse,
     acknowledge,
     liftRestriction,
     closeRoom,

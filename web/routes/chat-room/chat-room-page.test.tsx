@@ -180,11 +180,13 @@ describe('chat room', () => {
     expect(input().disabled).toBe(true);
   });
 
-  it('does not send a message the shared matcher flags, and restricts the room here', () => {
+  it('does not send a message the shared matcher flags; restricts the room here and reports it', () => {
     openJoined([], metadata(), undefined, ['frobnicate']);
     fireEvent.change(input(), { target: { value: 'you frobnicate' } });
     fireEvent.keyDown(input(), { key: 'Enter' });
     expect(fakeChat.requestsOf('send_message')).toHaveLength(0);
+    // The server hears only which room, so it can restrict the room for everyone.
+    expect(fakeChat.requestsOf('report_abuse')).toEqual([{ roomName: ROOM }]);
     expect(screen.getByText(CHAT_TEXT.restricted)).toBeTruthy();
     expect(screen.getByRole('dialog').textContent).toContain(CHAT_TEXT.abuseWarning);
     expect(input().disabled).toBe(true);

@@ -51,8 +51,8 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
 
   const onSend = async (text: string) => {
     if (moderator.isAbusive(text)) {
-      // Never sent: the room is restricted here instead, with the warning.
-      room.flag();
+      // Never sent: the room is restricted instead, here at once and then for everyone.
+      room.reportAbuse();
       return { clear: true };
     }
     const ack = await room.send(text, user.chatUsername);
