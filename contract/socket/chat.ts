@@ -180,6 +180,18 @@ export const roomMetadataSchema = z.object({
 });
 export type RoomMetadata = z.infer<typeof roomMetadataSchema>;
 
+/** What `room_history` says besides the messages (ours; the old client read only the array). */
+export interface RoomHistoryInfo {
+  roomName: string;
+  /** Older messages exist (load them with `load_history`). False on a catch-up after `after`. */
+  hasMore: boolean;
+  /**
+   * A catch-up that could not join up with what the client holds (more than the server sends at
+   * once was missed): these are the latest messages, to show instead of everything held.
+   */
+  replace?: boolean;
+}
+
 /** What every acknowledgement answers. `history` only on `load_history`. */
 export type Ack =
   | { ok: true; id?: string; history?: ChatMessage[]; hasMore?: boolean }
@@ -201,8 +213,7 @@ export interface ClientToServerEvents {
 /** Server → client events. */
 export interface ServerToClientEvents {
   available_rooms: (rooms: RoomSummary[]) => void;
-  /** `hasMore`: older messages exist (load them with `load_history`). */
-  room_history: (messages: ChatMessage[], info?: { roomName: string; hasMore: boolean }) => void;
+  room_history: (messages: ChatMessage[], info?: RoomHistoryInfo) => void;
   receive_message: (message: ChatMessage) => void;
   room_metadata: (metadata: RoomMetadata) => void;
   room_closed: (payload: { roomName: string }) => void;

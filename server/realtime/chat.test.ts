@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_TEXT, HISTORY_PAGE, OPEN_ROOMS_PER_PERSON_MAX } from '../../contract/socket/chat.ts';
-import { insertMessage, findRoom } from '../chat/store.ts';
+import { sql } from 'kysely';
+import { CATCH_UP_MAX, insertMessage, findRoom } from '../chat/store.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson, type SignedInPerson } from '../test/factories.ts';
@@ -354,6 +355,32 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
     expect(
       (await emitAck(alanSocket, 'send_message', { room: name, message: 'a grimbleflax!' })).ok,
     ).toBe(false);
+  });
+
+  it('starts a client over from the latest page when it missed more than one catch-up holds', async () => {
+    const socket = await connect(ada);
+    const name = await roomOf(socket);
+    const room = (await findRoom(testApp.database.db, name))!;
+    const first = await insertMessage(testApp.database.db, {
+      roomId: room.id,
+      senderId: ada.id,
+      senderName: 'ada_l',
+      content: 'before the break',
+    });
+    await sql`
+      INSERT INTO chat_messages (room_id, sender_id, sender_name, content)
+      SELECT ${room.id}::uuid, ${ada.id}, 'ada_l', 'missed ' || n
+      FROM generate_series(1, ${CATCH_UP_MAX + 5}) AS n
+    `.execute(testApp.database.db);
+    const reader = await connect(alan);
+    const caught = nextEvent(reader, 'room_history');
+    expect(await emitAck(reader, 'join_room', { roomName: name, after: first.id })).toEqual({
+      ok: true,
+    });
+    const [messages, info] = await caught;
+    expect(info).toEqual({ roomName: name, hasMore: true, replace: true });
+    expect(messages).toHaveLength(HISTORY_PAGE);
+    expect(messages.at(-1)!.content).toBe(`missed ${CATCH_UP_MAX + 5}`);
   });
 
   it('restricts the room for everyone when a browser reports what its own check caught', async () => {

@@ -17,6 +17,7 @@ import {
   MESSAGE_RATE_WINDOW_MS,
   sendMessageSchema,
   type Ack,
+  type RoomHistoryInfo,
   type ClientToServerEvents,
   type ServerToClientEvents,
 } from '../../contract/socket/chat.ts';
@@ -286,15 +287,19 @@ export function mountChat(
         socket.data.room = { id: room.id, name: room.name };
       }
       await enterRoom(db, { socketId: socket.id, serverId, roomId: room.id, userId: user.id });
-      const { messages, hasMore } = await roomHistory(
-        db,
-        room.id,
-        body.after ? { after: body.after } : {},
-      );
+      let history = await roomHistory(db, room.id, body.after ? { after: body.after } : {});
+      // A catch-up says nothing of older messages (the client holds them), unless too much was
+      // missed to send: then it starts over from the latest page, as a first join does.
+      let info: RoomHistoryInfo = { roomName: room.name, hasMore: false };
+      if (!body.after) info = { roomName: room.name, hasMore: history.hasMore };
+      else if (history.hasMore) {
+        history = await roomHistory(db, room.id);
+        info = { roomName: room.name, hasMore: history.hasMore, replace: true };
+      }
       socket.emit(
         'room_history',
-        messages.map((message) => presentMessage(message, room.name)),
-        { roomName: room.name, hasMore: body.after ? false : hasMore },
+        history.messages.map((message) => presentMessage(message, room.name)),
+        info,
       );
       socket.emit('room_metadata', presentRoomMetadata(room));
       pushRooms();

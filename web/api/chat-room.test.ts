@@ -74,6 +74,19 @@ describe('roomReducer', () => {
     expect(resumed.live).toBeNull();
   });
 
+  it('starts over from the latest page when a catch-up could not join up with what is held', () => {
+    const held = roomReducer(initial, { type: 'history', messages: [message('6'), message('7')] });
+    const restarted = roomReducer(held, {
+      type: 'history',
+      messages: [message('2001'), message('2002')],
+      hasMore: true,
+      replace: true,
+    });
+    // No hole between 7 and 2001: what was held goes, and older pages load back from 2001.
+    expect(ids(restarted.messages)).toEqual(['2001', '2002']);
+    expect(restarted.hasMore).toBe(true);
+  });
+
   it('marks live messages for announcement, not a repeat of one held', () => {
     const live = roomReducer(initial, { type: 'message', message: message('6') });
     expect(live.live?.id).toBe('6');

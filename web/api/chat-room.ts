@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import type { Ack, ChatMessage, RoomMetadata } from '../../contract/socket/chat.ts';
+import type {
+  Ack,
+  ChatMessage,
+  RoomHistoryInfo,
+  RoomMetadata,
+} from '../../contract/socket/chat.ts';
 import { chatRequest, getChatSocket, leaveChatRoom } from './chat-socket.ts';
 
 /**
@@ -54,7 +59,7 @@ export interface RoomState {
 }
 
 type RoomAction =
-  | { type: 'history'; messages: ChatMessage[]; hasMore?: boolean }
+  | { type: 'history'; messages: ChatMessage[]; hasMore?: boolean; replace?: boolean }
   | { type: 'older'; messages: ChatMessage[]; hasMore: boolean }
   | { type: 'loadingOlder'; loading: boolean }
   | { type: 'message'; message: ChatMessage }
@@ -92,7 +97,8 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
     case 'history':
       return {
         ...state,
-        messages: mergeMessages(state.messages, action.messages),
+        // A catch-up too long to send starts over from the latest page, so no hole is left.
+        messages: mergeMessages(action.replace ? [] : state.messages, action.messages),
         loaded: true,
         hasMore: action.hasMore ?? state.hasMore,
       };
@@ -154,7 +160,8 @@ export function useRoom(roomName: string) {
 
   useEffect(() => {
     const socket = getChatSocket();
-    // A resumed join's history says hasMore false (it holds only the gap): keep what we know.
+    // A resumed join's history says hasMore false (it holds only the gap): keep what we know,
+    // unless the server starts over (`replace`).
     let resuming = false;
 
     const join = () => {
@@ -164,9 +171,15 @@ export function useRoom(roomName: string) {
         dispatch(ack.ok ? { type: 'joined' } : { type: 'joinFailed', message: ack.message }),
       );
     };
-    const onHistory = (messages: ChatMessage[], info?: { roomName: string; hasMore: boolean }) => {
+    const onHistory = (messages: ChatMessage[], info?: RoomHistoryInfo) => {
       if (info && !sameRoom(info.roomName, roomName)) return;
-      dispatch({ type: 'history', messages, hasMore: resuming ? undefined : info?.hasMore });
+      const fresh = !resuming || info?.replace === true;
+      dispatch({
+        type: 'history',
+        messages,
+        hasMore: fresh ? info?.hasMore : undefined,
+        replace: resuming && info?.replace === true,
+      });
     };
     const onMessage = (message: ChatMessage) => {
       if (sameRoom(message.room, roomName)) dispatch({ type: 'message', message });

@@ -264,6 +264,22 @@ describe('chat room', () => {
     expect(texts).toEqual(['Message 9', 'Message 10', 'Message 11', 'Message 12']);
   });
 
+  it('shows the latest page instead when too much was missed to catch up', () => {
+    openJoined([message('9'), message('10')]);
+    fakeChat.socket.serverEmit('disconnect', 'transport close');
+    fakeChat.socket.serverEmit('connect');
+    fakeChat.socket.serverEmit('room_history', [message('3001'), message('3002')], {
+      roomName: ROOM,
+      hasMore: true,
+      replace: true,
+    });
+    const texts = within(screen.getByRole('region', { name: 'Messages' }))
+      .getAllByRole('listitem')
+      .map((item) => item.querySelector('p')?.textContent);
+    expect(texts).toEqual(['Message 3001', 'Message 3002']);
+    expect(screen.getByRole('button', { name: 'Load older messages' })).toBeTruthy();
+  });
+
   it('loads older messages with the button, before the oldest held', async () => {
     fakeChat.answers.load_history = () => ({
       ok: true,
