@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
-import { newPerson, registerViaApi } from './accounts.ts';
+import { io, type Socket } from 'socket.io-client';
+import { newPerson, registerViaApi, signInThroughForm } from './accounts.ts';
 import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
 
 /** A new student, signed in in a browser context of their own, with a chat username chosen. */
@@ -11,8 +12,54 @@ async function chatter(browser: Browser, baseURL: string, firstName: string): Pr
   await expect(page.getByRole('heading', { name: 'Choose a username' })).toBeVisible();
   await expect(page.getByLabel('Username', { exact: true })).toHaveValue(firstName);
   await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('You chat as')).toContainText(firstName);
   await expect(page.getByRole('heading', { name: 'Available Chat Rooms' })).toBeVisible();
   return page;
+}
+
+/** Creates a room from the forum and opens it. */
+async function openNewRoom(page: Page, room: string): Promise<void> {
+  await page.getByRole('button', { name: 'Create New Room' }).click();
+  await page.getByLabel('Room name').fill(room);
+  await page.getByRole('button', { name: 'Create Room' }).click();
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: room })
+    .getByRole('button', { name: `Join ${room}` })
+    .click();
+  await expect(page.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
+}
+
+/**
+ * Fills `room` with `count` messages ('Message 1' first), sent over Socket.IO by as many new
+ * people as the rate (5 per 5 s each) needs, outside any browser.
+ */
+async function fillRoom(browser: Browser, baseURL: string, room: string, count: number) {
+  let sent = 0;
+  while (sent < count) {
+    const context = await browser.newContext({ baseURL });
+    await registerViaApi(context.request, baseURL, newPerson({ firstName: 'Filler' }));
+    const cookie = (await context.cookies())
+      .map(({ name, value }) => `${name}=${value}`)
+      .join('; ');
+    const socket: Socket = io(baseURL, {
+      transports: ['websocket'],
+      extraHeaders: { cookie, origin: baseURL },
+    });
+    const ask = (event: string, payload: unknown) =>
+      new Promise<{ ok: boolean; message?: string }>((resolve) =>
+        socket.emit(event, payload, resolve),
+      );
+    expect(await ask('join_room', { roomName: room })).toEqual({ ok: true });
+    for (let index = 0; index < 5 && sent < count; index += 1) {
+      sent += 1;
+      expect(await ask('send_message', { room, message: `Message ${sent}` })).toMatchObject({
+        ok: true,
+      });
+    }
+    socket.close();
+    await context.close();
+  }
 }
 
 test.describe('the discussion forum', () => {
@@ -60,7 +107,7 @@ test.describe('the discussion forum', () => {
     await expect(ada.getByRole('region', { name: 'Messages' })).toContainText('Yes, page 42.');
     await expectNoAxeViolations(alan);
 
-    // Abuse never leaves the browser: this room is restricted for the sender, Ada sees nothing.
+    // Abuse never leaves the browser, yet the room is restricted for everyone in it.
     await alan.getByLabel('Message', { exact: true }).fill('what the f*ck');
     await alan.keyboard.press('Enter');
     const warning = alan.getByRole('dialog', { name: 'Inappropriate language' });
@@ -69,13 +116,36 @@ test.describe('the discussion forum', () => {
     );
     await expect(warning).toContainText('Continued violation may result in account restrictions.');
     await warning.getByRole('button', { name: 'Acknowledge' }).click();
-    await expect(
-      alan.getByText('This chat has been restricted due to inappropriate content.'),
-    ).toBeVisible();
+    const restricted = 'This chat has been restricted due to inappropriate content.';
+    await expect(alan.getByText(restricted)).toBeVisible();
     await expect(alan.getByLabel('Message', { exact: true })).toBeDisabled();
     await expect(alan.getByRole('button', { name: 'Send' })).toBeDisabled();
-    await expect(ada.getByRole('region', { name: 'Messages' })).not.toContainText('what the');
+    await expect(alan.getByRole('button', { name: 'Lift restriction' })).toHaveCount(0);
     await expectNoAxeViolations(alan);
+    const warned = ada.getByRole('dialog', { name: 'Inappropriate language' });
+    await expect(warned).toContainText('Continued violation may result in account restrictions.');
+    await warned.getByRole('button', { name: 'Acknowledge' }).click();
+    await expect(ada.getByText(restricted)).toBeVisible();
+    await expect(ada.getByLabel('Message', { exact: true })).toBeDisabled();
+    await expect(ada.getByRole('region', { name: 'Messages' })).not.toContainText('what the');
+    // A reload does not undo it: the server keeps the restriction.
+    await alan.reload();
+    await alan
+      .getByRole('dialog', { name: 'Inappropriate language' })
+      .getByRole('button', { name: 'Acknowledge' })
+      .click();
+    await expect(alan.getByText(restricted)).toBeVisible();
+    await expect(alan.getByLabel('Message', { exact: true })).toBeDisabled();
+
+    // The creator lifts it, for everyone.
+    await ada.getByRole('button', { name: 'Lift restriction' }).click();
+    await expect(ada.getByText(restricted)).toHaveCount(0);
+    await expect(alan.getByText(restricted)).toHaveCount(0);
+    await alan.getByLabel('Message', { exact: true }).fill('Sorry, back to lenses.');
+    await alan.keyboard.press('Enter');
+    await expect(ada.getByRole('region', { name: 'Messages' })).toContainText(
+      'Sorry, back to lenses.',
+    );
 
     await ada.getByRole('button', { name: 'Close Room' }).click();
     await ada
@@ -116,6 +186,89 @@ test.describe('the discussion forum', () => {
     await expect(dialog).toContainText('cannot be undone');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await expect(grace.getByRole('listitem').filter({ hasText: room })).toHaveCount(0);
+  });
+
+  test('scrolling to the top of a long conversation loads the older messages', async ({
+    browser,
+    baseURL,
+  }) => {
+    const room = `Long ${Date.now()}`;
+    const grace = await chatter(browser, baseURL!, 'Grace');
+    await openNewRoom(grace, room);
+    await fillRoom(browser, baseURL!, room, 105);
+    await grace.reload();
+    const messages = grace.getByRole('region', { name: 'Messages' });
+    await expect(messages).toContainText('Message 105');
+    // The latest 100 came with the join; the first five wait above.
+    await expect(messages.getByText('Message 5', { exact: true })).toHaveCount(0);
+    await messages.evaluate((element) => element.scrollTo({ top: 0 }));
+    await expect(messages.getByText('Message 1', { exact: true })).toBeVisible();
+    await expect(grace.getByRole('button', { name: /older messages/ })).toHaveCount(0);
+    await expect(messages.getByRole('listitem')).toHaveCount(105);
+  });
+
+  test('after a lost connection the room shows Reconnecting…, then what was missed, once', async ({
+    browser,
+    baseURL,
+  }) => {
+    const room = `Signal ${Date.now()}`;
+    const ada = await chatter(browser, baseURL!, 'Ada');
+    await openNewRoom(ada, room);
+    const alan = await chatter(browser, baseURL!, 'Alan');
+    // Alan's connection goes through a switch: off drops it and refuses new ones.
+    let down = false;
+    const servers: { close: () => Promise<void> }[] = [];
+    await alan.routeWebSocket(/\/socket\.io\//, (socket) => {
+      if (down) return void socket.close();
+      servers.push(socket.connectToServer());
+    });
+    await alan.route(/\/socket\.io\//, (route) => (down ? route.abort() : route.continue()));
+    await alan.goto(`/room/${encodeURIComponent(room)}`);
+    const atAlan = alan.getByRole('region', { name: 'Messages' });
+    await ada.getByLabel('Message', { exact: true }).fill('Before the tunnel');
+    await ada.keyboard.press('Enter');
+    await expect(atAlan).toContainText('Before the tunnel');
+
+    down = true;
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+    await expect(alan.getByText('Reconnecting…')).toBeVisible();
+    for (const text of ['In the tunnel 1', 'In the tunnel 2']) {
+      await ada.getByLabel('Message', { exact: true }).fill(text);
+      await ada.keyboard.press('Enter');
+      await expect(ada.getByRole('region', { name: 'Messages' })).toContainText(text);
+    }
+    down = false;
+    await expect(alan.getByText('Reconnecting…')).toHaveCount(0, { timeout: 15_000 });
+    await expect(atAlan).toContainText('In the tunnel 2');
+    await expect(atAlan.getByRole('listitem')).toHaveText([
+      /Before the tunnel/,
+      /In the tunnel 1/,
+      /In the tunnel 2/,
+    ]);
+    await ada.getByLabel('Message', { exact: true }).fill('Out again');
+    await ada.keyboard.press('Enter');
+    await expect(atAlan.getByRole('listitem')).toHaveCount(4);
+  });
+
+  test('the chat username is kept on the profile: another browser finds it chosen', async ({
+    browser,
+    baseURL,
+  }) => {
+    const person = newPerson({ firstName: 'Katherine' });
+    const first = await (await browser.newContext({ baseURL })).newPage();
+    await registerViaApi(first.request, baseURL!, person);
+    await first.goto('/userprofile/discussion-forum');
+    await first.getByLabel('Username', { exact: true }).fill('kj_orbit');
+    await first.getByRole('button', { name: 'Continue' }).click();
+    await expect(first.getByText('You chat as')).toContainText('kj_orbit');
+
+    const second = await (await browser.newContext({ baseURL })).newPage();
+    await second.goto('/signin');
+    await signInThroughForm(second, person);
+    await expect(second).toHaveURL(/\/userprofile$/);
+    await second.goto('/userprofile/discussion-forum');
+    await expect(second.getByText('You chat as')).toContainText('kj_orbit');
+    await expect(second.getByRole('heading', { name: 'Choose a username' })).toHaveCount(0);
   });
 
   for (const width of [390, 1280]) {

@@ -47,9 +47,14 @@ describe('discussion forum', () => {
     open('');
     fakeChat.setRooms(ROOMS);
     expect(screen.getByRole('heading', { name: 'Choose a username' })).toBeTruthy();
-    expect(screen.queryByRole('heading', { name: 'Available Chat Rooms' })).toBeNull();
     const input = screen.getByRole('textbox', { name: 'Username' }) as HTMLInputElement;
     expect(input.value).toBe('Ada');
+    // The rooms show already; joining one needs a saved name, and the name field takes focus.
+    expect(screen.getByRole('heading', { name: 'Available Chat Rooms' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Join Physics 101' }));
+    expect(screen.getByRole('alert').textContent).toBe(CHAT_TEXT.needUsername);
+    await waitFor(() => expect(document.activeElement).toBe(input));
+    expect(fakeChat.requests).toHaveLength(0);
 
     fireEvent.change(input, { target: { value: ' ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
@@ -58,7 +63,8 @@ describe('discussion forum', () => {
 
     fireEvent.change(input, { target: { value: 'Ada L' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByRole('heading', { name: 'Available Chat Rooms' })).toBeTruthy();
+    expect(await screen.findByText('Ada L')).toBeTruthy();
+    expect(screen.queryByText(CHAT_TEXT.needUsername)).toBeNull();
     expect(screen.getByText('Ada L').closest('p')?.textContent).toContain('You chat as Ada L');
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ username: 'Ada L' });
     expect(screen.queryByRole('heading', { name: 'Choose a username' })).toBeNull();

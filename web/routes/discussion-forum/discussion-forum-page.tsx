@@ -16,8 +16,9 @@ import styles from './discussion-forum.module.css';
 const CREATE_FORM_ID = 'create-room-form';
 
 /**
- * `/userprofile/discussion-forum`: choose the name to chat under, then see the live list of
- * rooms (pushed by the server on every change), search it, join, create or delete one's own.
+ * `/userprofile/discussion-forum`: the name to chat under, and the live list of rooms (pushed by
+ * the server on every change) to search, join, create or delete one's own. The rooms show before
+ * a name is chosen; joining or creating one asks for it.
  */
 export function DiscussionForumPage() {
   useDocumentTitle('Discussion Forum');
@@ -31,6 +32,8 @@ export function DiscussionForumPage() {
   const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState('');
   const [joinError, setJoinError] = useState('');
+  /** Bumped to move focus to the username field. */
+  const [nameFocus, setNameFocus] = useState(0);
   const identityRef = useRef<HTMLParagraphElement>(null);
   const noticeRef = useRef<HTMLParagraphElement>(null);
 
@@ -42,12 +45,15 @@ export function DiscussionForumPage() {
 
   const onNameSaved = () => {
     setEditingName(false);
+    setJoinError('');
     requestAnimationFrame(() => identityRef.current?.focus());
   };
 
   const onJoin = (roomName: string) => {
     if (!username.trim()) {
+      // The rooms show before a name is chosen; joining needs one, so the name field takes focus.
       setJoinError(CHAT_TEXT.needUsername);
+      setNameFocus((count) => count + 1);
       return;
     }
     void navigate(roomPath(roomName));
@@ -66,6 +72,7 @@ export function DiscussionForumPage() {
           initial={username || user?.firstName || ''}
           onSaved={onNameSaved}
           onCancel={username ? () => setEditingName(false) : undefined}
+          focusSignal={nameFocus}
         />
       ) : (
         <p ref={identityRef} tabIndex={-1} className={styles.identity}>
@@ -78,51 +85,49 @@ export function DiscussionForumPage() {
         </p>
       )}
 
-      {username ? (
-        <section className={styles.section} aria-labelledby="rooms-title">
-          <div className={styles.sectionHead}>
-            <h2 id="rooms-title" className={styles.sectionTitle}>
-              Available Chat Rooms
-            </h2>
-            <Button
-              variant={creating ? 'outline' : 'primary'}
-              aria-expanded={creating}
-              aria-controls={creating ? CREATE_FORM_ID : undefined}
-              onClick={() => {
-                setCreating((open) => !open);
-                setNotice('');
-              }}
-            >
-              {creating ? 'Cancel' : 'Create New Room'}
-            </Button>
-          </div>
-          {creating ? (
-            <CreateRoomForm
-              id={CREATE_FORM_ID}
-              username={username}
-              onCreated={(roomName) => {
-                setCreating(false);
-                announce(`Room “${roomName}” created. Join it from the list below.`);
-              }}
-            />
-          ) : null}
-          <p ref={noticeRef} tabIndex={-1} role="status" className={styles.notice}>
-            {notice}
-          </p>
-          <FormMessage>{joinError}</FormMessage>
-          {rooms ? (
-            <RoomList
-              rooms={rooms}
-              userId={user?.id ?? ''}
-              username={username}
-              onJoin={onJoin}
-              onDeleted={(roomName) => announce(`Room “${roomName}” deleted.`)}
-            />
-          ) : connection.status === 'refused' ? null : (
-            <p role="status">Loading the rooms…</p>
-          )}
-        </section>
-      ) : null}
+      <section className={styles.section} aria-labelledby="rooms-title">
+        <div className={styles.sectionHead}>
+          <h2 id="rooms-title" className={styles.sectionTitle}>
+            Available Chat Rooms
+          </h2>
+          <Button
+            variant={creating ? 'outline' : 'primary'}
+            aria-expanded={creating}
+            aria-controls={creating ? CREATE_FORM_ID : undefined}
+            onClick={() => {
+              setCreating((open) => !open);
+              setNotice('');
+            }}
+          >
+            {creating ? 'Cancel' : 'Create New Room'}
+          </Button>
+        </div>
+        {creating ? (
+          <CreateRoomForm
+            id={CREATE_FORM_ID}
+            username={username}
+            onCreated={(roomName) => {
+              setCreating(false);
+              announce(`Room “${roomName}” created. Join it from the list below.`);
+            }}
+          />
+        ) : null}
+        <p ref={noticeRef} tabIndex={-1} role="status" className={styles.notice}>
+          {notice}
+        </p>
+        <FormMessage>{joinError}</FormMessage>
+        {rooms ? (
+          <RoomList
+            rooms={rooms}
+            userId={user?.id ?? ''}
+            username={username}
+            onJoin={onJoin}
+            onDeleted={(roomName) => announce(`Room “${roomName}” deleted.`)}
+          />
+        ) : connection.status === 'refused' ? null : (
+          <p role="status">Loading the rooms…</p>
+        )}
+      </section>
     </div>
   );
 }

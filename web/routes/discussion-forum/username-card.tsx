@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { CHAT_USERNAME_MAX, chatUsernameSchema } from '../../../contract/socket/chat.ts';
 import { useSaveChatUsername } from '../../api/chat.ts';
@@ -23,22 +24,30 @@ export function UsernameCard({
   initial,
   onSaved,
   onCancel,
+  focusSignal = 0,
 }: {
   /** The prefilled name: the chosen one, else the first name. */
   initial: string;
   onSaved: (username: string) => void;
   /** Offered when changing an existing name. */
   onCancel?: () => void;
+  /** Each change moves focus to the name field (someone tried to join without a name). */
+  focusSignal?: number;
 }) {
   const save = useSaveChatUsername();
   const {
     register,
     handleSubmit,
+    setFocus,
     formState: { errors },
   } = useForm<UsernameForm>({
     resolver: zodResolver(chatUsernameSchema),
     defaultValues: { username: initial },
   });
+
+  useEffect(() => {
+    if (focusSignal > 0) setFocus('username');
+  }, [focusSignal, setFocus]);
 
   const onSubmit = (values: UsernameForm) =>
     save.mutate(values.username, { onSuccess: ({ username }) => onSaved(username) });
