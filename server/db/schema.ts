@@ -145,6 +145,7 @@ export interface Database {
   chat_messages: ChatMessagesTable;
   chat_servers: ChatServersTable;
   chat_presence: ChatPresenceTable;
+  chat_send_times: ChatSendTimesTable;
 }
 
 /** A forum chat room. */
@@ -183,6 +184,12 @@ export interface ChatPresenceTable {
   room_id: string;
   user_id: string;
   joined_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** A person's recent chat send times, for the message rate across processes. */
+export interface ChatSendTimesTable {
+  user_id: string;
+  times: Date[];
 }
 
 /** A request that the library acquire a resource (a purchase suggestion). */

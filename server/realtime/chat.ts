@@ -35,6 +35,7 @@ import {
   roomHistory,
   SERVER_STALE_MS,
   setRestricted,
+  takeSendSlot,
   type RoomRow,
 } from '../chat/store.ts';
 import type { Database } from '../db/schema.ts';
@@ -71,6 +72,9 @@ const channel = (roomId: string) => `chat:${roomId}`;
 
 /** How often this process proves it is alive, for the member counts. */
 const HEARTBEAT_MS = 10_000;
+
+/** The refusal of a message over the rate. */
+const TOO_FAST = `You are sending messages too fast: at most ${MESSAGE_RATE_LIMIT} every ${MESSAGE_RATE_WINDOW_MS / 1000} seconds. Please wait a moment.`;
 
 /** `available_rooms` goes out at most this often; a burst of joins becomes one push. */
 const ROOMS_PUSH_DELAY_MS = 150;
@@ -179,6 +183,14 @@ export function mountChat(
     return true;
   };
 
+  /**
+   * True while other processes share this database (the cluster adapter has heard from one):
+   * then a person's message rate is also counted in the database, since they may be connected to
+   * several processes at once (decision 014). Alone, memory is enough and costs no write.
+   */
+  const sharingRate = () =>
+    ((io.of('/').adapter as unknown as { nodesMap?: Map<string, number> }).nodesMap?.size ?? 0) > 0;
+
   /** The person may send one more message now (a sliding window per person, this process). */
   const withinRate = (userId: string) => {
     const at = Date.now();
@@ -211,6 +223,8 @@ export function mountChat(
 
   io.on('connection', (socket: ChatSocket) => {
     const user = socket.data.user;
+    /** This socket's last database rate check (see `send_message`). */
+    let slotChecks: Promise<boolean> = Promise.resolve(true);
 
     /** The name the person chose in the forum may have changed since they connected. */
     const refreshName = async () => {
@@ -326,10 +340,18 @@ export function mountChat(
       if (!joined || joined.name.toLowerCase() !== body.room.toLowerCase()) {
         throw new Refusal('Join the room before sending messages to it.');
       }
-      if (!withinRate(user.id)) {
-        throw new Refusal(
-          `You are sending messages too fast: at most ${MESSAGE_RATE_LIMIT} every ${MESSAGE_RATE_WINDOW_MS / 1000} seconds. Please wait a moment.`,
+      if (!withinRate(user.id)) throw new Refusal(TOO_FAST);
+      if (sharingRate()) {
+        // Other processes are up, and this person may be on them too: count in the database.
+        // One socket's checks take turns, so its messages are stored in the order sent.
+        const slot = slotChecks.then(() =>
+          takeSendSlot(db, user.id, {
+            limit: MESSAGE_RATE_LIMIT,
+            windowMs: MESSAGE_RATE_WINDOW_MS,
+          }),
         );
+        slotChecks = slot.catch(() => false);
+        if (!(await slot)) throw new Refusal(TOO_FAST);
       }
       if (moderator.isAbusive(body.message)) {
         // Never stored, never delivered: the room is restricted for everyone instead.

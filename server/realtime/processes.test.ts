@@ -176,11 +176,29 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
       const lateTwo = await socketTo(two, alanCookie);
       expect(await countOn(lateTwo)).toBe(2);
 
+      // The message rate is per person, not per process: Alan on both processes at once still
+      // gets five messages per five seconds in all.
+      const alanOnOne = await socketTo(one, alanCookie);
+      await historyOf(alanOnOne, roomName);
+      const burst = await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          emitAck(index % 2 === 0 ? alan : alanOnOne, 'send_message', {
+            room: roomName,
+            message: `burst ${index}`,
+          }),
+        ),
+      );
+      // 'hello from two' above was one of Alan's five.
+      expect(burst.filter((answer) => answer.ok)).toHaveLength(4);
+      expect(burst.find((answer) => !answer.ok)).toMatchObject({
+        message: expect.stringMatching(/^You are sending messages too fast/),
+      });
+
       // Closing on one process ends the room for members on the other.
       const closed = new Promise((resolve) => alan.once('room_closed', resolve));
       expect(await emitAck(ada, 'close_room', { roomName })).toEqual({ ok: true });
       expect(await closed).toEqual({ roomName });
-      for (const socket of [ada, alan, late, lateTwo]) socket.close();
+      for (const socket of [ada, alan, alanOnOne, late, lateTwo]) socket.close();
     }, 120_000);
   },
 );
