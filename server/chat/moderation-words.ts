@@ -19,5 +19,6 @@ export async function loadModerationWords(config: Config): Promise<string[]> {
       ]);
     }
   }
-  return [...new Set(words)];
+  // The matcher ignores case, so 'Word' and 'word' are one entry (and one in the browser's copy).
+  return [...new Set(words.map((word) => word.toLowerCase()))];
 }

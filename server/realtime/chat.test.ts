@@ -357,6 +357,35 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
     ).toBe(false);
   });
 
+  it('leave_room takes a member out: no more messages, and the count drops', async () => {
+    const adaSocket = await connect(ada);
+    const alanSocket = await connect(alan);
+    const name = await roomOf(adaSocket);
+    const both = roomsWhere(adaSocket, (rooms) =>
+      rooms.some((room) => room.roomName === name && room.memberCount === 2),
+    );
+    await join(alanSocket, name);
+    await both;
+    const one = roomsWhere(adaSocket, (rooms) =>
+      rooms.some((room) => room.roomName === name && room.memberCount === 1),
+    );
+    expect(await emitAck(alanSocket, 'leave_room')).toEqual({ ok: true });
+    await one;
+    let heard = 0;
+    alanSocket.on('receive_message', () => (heard += 1));
+    const own = nextEvent(adaSocket, 'receive_message');
+    expect(
+      (await emitAck(adaSocket, 'send_message', { room: name, message: 'still here?' })).ok,
+    ).toBe(true);
+    await own;
+    expect(heard).toBe(0);
+    // Sending needs the room joined again.
+    expect(await emitAck(alanSocket, 'send_message', { room: name, message: 'back' })).toEqual({
+      ok: false,
+      message: 'Join the room before sending messages to it.',
+    });
+  });
+
   it('starts a client over from the latest page when it missed more than one catch-up holds', async () => {
     const socket = await connect(ada);
     const name = await roomOf(socket);
