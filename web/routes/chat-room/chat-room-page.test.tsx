@@ -164,7 +164,7 @@ describe('chat room', () => {
     expect(fakeChat.requestsOf('send_message')).toHaveLength(1);
   });
 
-  it('is restricted by the room metadata: banner, warning, input and Send disabled', () => {
+  it('is restricted by the room metadata: banner, warning, input and Send disabled', async () => {
     openJoined([], metadata({ abuseDetected: true }));
     expect(screen.getByText(CHAT_TEXT.restricted)).toBeTruthy();
     const dialog = screen.getByRole('dialog');
@@ -178,6 +178,10 @@ describe('chat room', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Acknowledge' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(input().disabled).toBe(true);
+    // The message box is disabled, so the banner takes the focus.
+    await waitFor(() =>
+      expect(document.activeElement?.textContent).toContain(CHAT_TEXT.restricted),
+    );
   });
 
   it('does not send a message the shared matcher flags; restricts the room here and reports it', () => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { homePathFor, type CurrentUser } from '../../../contract/http/users.ts';
 import { ROUTES } from '../../../contract/routes.ts';
@@ -68,6 +68,16 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
     else setCloseError(ack.message);
   };
 
+  const banner = useRef<HTMLDivElement>(null);
+  const warned = useRef(false);
+  // When the warning closes on a restricted room, the box that had the focus is disabled: the
+  // banner takes it. (An effect of this parent runs after the dialog's own, which closes it and
+  // so makes the page outside it focusable again.)
+  useEffect(() => {
+    if (warned.current && !room.warning && room.restricted) banner.current?.focus();
+    warned.current = room.warning;
+  }, [room.warning, room.restricted]);
+
   const onLift = async () => {
     const ack = await room.liftRestriction();
     setActionError(ack.ok ? '' : ack.message);
@@ -115,7 +125,7 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
       <ConnectionNotice connection={connection} />
 
       {room.restricted ? (
-        <div className={styles.banner}>
+        <div ref={banner} tabIndex={-1} className={styles.banner}>
           <p role="status">{CHAT_TEXT.restricted}</p>
           {mayManage ? (
             <Button variant="outline" onClick={() => void onLift()}>
