@@ -68,6 +68,14 @@ export function createClusterAdapter(
 }
 
 /**
+ * True when `adapter` is the cluster adapter and has heard from another process within its
+ * heartbeat time-out. The in-memory adapter (one process, PGlite) has no peers.
+ */
+export function heardFromOtherProcesses(adapter: unknown): boolean {
+  return ((adapter as Partial<ClusterInternals>).nodesMap?.size ?? 0) > 0;
+}
+
+/**
  * The adapter's pool: two connections (the LISTEN one it keeps, one for notifications), of its
  * own so that the app's pool can end while the adapter is still up, and the other way round.
  */

@@ -42,6 +42,7 @@ import type { Database } from '../db/schema.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { presentMessage, presentRoom, presentRoomMetadata } from '../presenters/chat.ts';
 import { unstorableText } from '../http/errors.ts';
+import { heardFromOtherProcesses } from './adapter.ts';
 import type { SocketUser } from './index.ts';
 
 /** What the server keeps on each socket. */
@@ -188,8 +189,7 @@ export function mountChat(
    * then a person's message rate is also counted in the database, since they may be connected to
    * several processes at once (decision 014). Alone, memory is enough and costs no write.
    */
-  const sharingRate = () =>
-    ((io.of('/').adapter as unknown as { nodesMap?: Map<string, number> }).nodesMap?.size ?? 0) > 0;
+  const sharingRate = () => heardFromOtherProcesses(io.of('/').adapter);
 
   /** The person may send one more message now (a sliding window per person, this process). */
   const withinRate = (userId: string) => {
@@ -234,6 +234,13 @@ export function mountChat(
         .where('id', '=', user.id)
         .executeTakeFirst();
       if (row) user.chatName = row.chat_username ?? row.first_name;
+    };
+
+    /** The room this socket joined, if it is the one named; else a refusal saying `refusal`. */
+    const joinedRoom = (name: string, refusal: string) => {
+      const joined = socket.data.room;
+      if (!joined || joined.name.toLowerCase() !== name.toLowerCase()) throw new Refusal(refusal);
+      return joined;
     };
 
     /** What the person is told when an event fails; only unexpected failures are logged as errors. */
@@ -302,11 +309,12 @@ export function mountChat(
       }
       await enterRoom(db, { socketId: socket.id, serverId, roomId: room.id, userId: user.id });
       let history = await roomHistory(db, room.id, body.after ? { after: body.after } : {});
-      // A catch-up says nothing of older messages (the client holds them), unless too much was
-      // missed to send: then it starts over from the latest page, as a first join does.
-      let info: RoomHistoryInfo = { roomName: room.name, hasMore: false };
-      if (!body.after) info = { roomName: room.name, hasMore: history.hasMore };
-      else if (history.hasMore) {
+      let info: RoomHistoryInfo = { roomName: room.name, hasMore: history.hasMore };
+      if (body.after && !history.hasMore) {
+        // A catch-up says nothing of older messages: the client holds them.
+        info = { roomName: room.name, hasMore: false };
+      } else if (body.after) {
+        // Too much was missed to send: start over from the latest page, as a first join does.
         history = await roomHistory(db, room.id);
         info = { roomName: room.name, hasMore: history.hasMore, replace: true };
       }
@@ -336,10 +344,7 @@ export function mountChat(
 
     on('send_message', async (payload) => {
       const body = parsePayload('send_message', payload);
-      const joined = socket.data.room;
-      if (!joined || joined.name.toLowerCase() !== body.room.toLowerCase()) {
-        throw new Refusal('Join the room before sending messages to it.');
-      }
+      const joined = joinedRoom(body.room, 'Join the room before sending messages to it.');
       if (!withinRate(user.id)) throw new Refusal(TOO_FAST);
       if (sharingRate()) {
         // Other processes are up, and this person may be on them too: count in the database.
@@ -394,10 +399,7 @@ export function mountChat(
       // room as it would have. Anyone in the room could do the same by sending the words, so this
       // gives nobody a power they lacked, and the words themselves never travel.
       const body = parsePayload('report_abuse', payload);
-      const joined = socket.data.room;
-      if (!joined || joined.name.toLowerCase() !== body.roomName.toLowerCase()) {
-        throw new Refusal('Join the room before reporting anything in it.');
-      }
+      const joined = joinedRoom(body.roomName, 'Join the room before reporting anything in it.');
       if (await restrict(joined.name)) {
         log.info({ userId: user.id, roomId: joined.id }, 'the browser caught abusive language');
       }

@@ -173,12 +173,12 @@ export function useRoom(roomName: string) {
     };
     const onHistory = (messages: ChatMessage[], info?: RoomHistoryInfo) => {
       if (info && !sameRoom(info.roomName, roomName)) return;
-      const fresh = !resuming || info?.replace === true;
+      const replace = info?.replace === true;
       dispatch({
         type: 'history',
         messages,
-        hasMore: fresh ? info?.hasMore : undefined,
-        replace: resuming && info?.replace === true,
+        hasMore: resuming && !replace ? undefined : info?.hasMore,
+        replace,
       });
     };
     const onMessage = (message: ChatMessage) => {
