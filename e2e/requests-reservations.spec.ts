@@ -102,8 +102,8 @@ test.describe('reservations', () => {
     await expectNoAxeViolations(page);
 
     const mail = await waitForMail(person.email);
-    expect(mail).toContain(`Reservation: ${id}`);
-    expect(mail).toContain(`filename=${id}.ics`);
+    expect(mail.text).toContain(`Reservation: ${id}`);
+    expect(mail.attachments.map((attachment) => attachment.filename)).toContain(`${id}.ics`);
 
     const list = page.getByRole('region', { name: 'Your reservations' });
     const item = list.getByRole('listitem').filter({ hasText: id });

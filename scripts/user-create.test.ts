@@ -74,7 +74,14 @@ describe('npm run user:create', () => {
     expect(weak.status).toBe(1);
     expect(weak.stderr).toContain('Password must be at least 8 characters');
     expect(userCreate(dataDir, ['--email', 'weak@uni.example'], 'password123\n').stderr).toContain(
-      'too common',
+      'This password is too easy to guess. This is a commonly used password.',
     );
+    // The person's own e-mail, and nothing at all piped in.
+    expect(
+      userCreate(dataDir, ['--email', 'weak@uni.example'], 'Weak@Uni.Example\n').stderr,
+    ).toContain('your name, your e-mail or the library’s name');
+    const nothing = userCreate(dataDir, ['--email', 'weak@uni.example'], '');
+    expect(nothing.status).toBe(1);
+    expect(nothing.stderr).toContain('Password must be at least 8 characters');
   });
 });

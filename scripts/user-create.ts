@@ -5,11 +5,11 @@
  * without echoing it; piped input is read as the password too, for automation. An existing
  * account keeps its password and gets the new role.
  */
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { read } from 'read';
 import { emailSchema, passwordSchema, ROLES, type Role } from '../contract/http/users.ts';
 import { createAuth } from '../server/auth/auth.ts';
-import { isCommonPassword } from '../server/auth/common-passwords.ts';
+import { weakPasswordMessage } from '../server/auth/password-strength.ts';
 import { resolveAuthSecret } from '../server/auth/secret.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/client.ts';
@@ -20,24 +20,19 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** Reads one line from the terminal without showing it, or from piped input. */
-function readPassword(prompt: string): Promise<string> {
-  return new Promise((resolve) => {
-    const input = process.stdin;
-    const rl = createInterface({ input, output: process.stdout, terminal: input.isTTY });
-    if (input.isTTY) {
-      process.stdout.write(prompt);
-      // Replace every echoed character: the password never appears on screen.
-      (rl as unknown as { _writeToOutput: (text: string) => void })._writeToOutput = () => {};
-    }
-    // Resolve before closing: 'close' fires synchronously and would answer first.
-    rl.once('line', (line) => {
-      resolve(line);
-      if (input.isTTY) process.stdout.write('\n');
-      rl.close();
-    });
-    rl.once('close', () => resolve(''));
-  });
+/**
+ * Reads one line from the terminal without showing it, or from piped input. Input that ends
+ * before a line (nothing piped) answers an empty password, which the length rule then refuses.
+ */
+async function readPassword(prompt: string): Promise<string> {
+  const line = read({ prompt, silent: true });
+  const ended = new Promise<string>((resolve) => process.stdin.once('end', () => resolve('')));
+  // read() refuses on Ctrl+C.
+  const answer = await Promise.race([line, ended]).catch(() => undefined);
+  // Muted, the terminal never showed the Enter either.
+  if (process.stdout.isTTY) process.stdout.write('\n');
+  if (answer === undefined) fail('Cancelled: no account created.');
+  return answer;
 }
 
 const { values } = parseArgs({
@@ -94,11 +89,15 @@ if (existing) {
   const password = await readPassword(`Password for ${email.data}: `);
   const checked = passwordSchema.safeParse(password);
   if (!checked.success) fail(checked.error.issues[0]?.message ?? 'Invalid password');
-  if (isCommonPassword(password))
-    fail('This password is too common. Choose one that is harder to guess.');
   const local = email.data.split('@')[0] ?? 'Library';
   const firstName = values['first-name']?.trim() || local;
   const lastName = values['last-name']?.trim() || 'Staff';
+  const weak = await weakPasswordMessage(password, {
+    libraryName: config.library.name,
+    email: email.data,
+    names: [firstName, lastName],
+  });
+  if (weak) fail(weak);
   await withDatabase(async (database) => {
     const auth = createAuth({ config, database, secret: resolveAuthSecret(config) });
     const { user } = await auth.api.signUpEmail({

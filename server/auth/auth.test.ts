@@ -4,7 +4,6 @@ import type { DatabaseHandle } from '../db/client.ts';
 import { testConfig } from '../test/app.ts';
 import { openTestDatabase, testDatabaseKinds } from '../test/databases.ts';
 import { createAuth } from './auth.ts';
-import { isCommonPassword } from './common-passwords.ts';
 
 describe.each(testDatabaseKinds())('better-auth on our schema (%s)', (kind) => {
   let database: DatabaseHandle | undefined;
@@ -18,13 +17,5 @@ describe.each(testDatabaseKinds())('better-auth on our schema (%s)', (kind) => {
     expect(
       toBeAdded.map((table) => `${table.table}: ${Object.keys(table.fields).join(', ')}`),
     ).toEqual([]);
-  });
-});
-
-describe('common passwords', () => {
-  it('are recognised whatever their case', () => {
-    expect(isCommonPassword('Password123')).toBe(true);
-    expect(isCommonPassword('qwertyuiop')).toBe(true);
-    expect(isCommonPassword('correct horse battery')).toBe(false);
   });
 });

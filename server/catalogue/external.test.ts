@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchResponseSchema } from '../../contract/http/catalogue.ts';
 import { seedDemoData } from '../db/seed.ts';
-import { createTestApp } from '../test/app.ts';
-import { fromBooksApi, fromOpenLibrary } from './external.ts';
+import { createTestApp, testConfig } from '../test/app.ts';
+import { createExternalSearch, fromBooksApi, fromOpenLibrary } from './external.ts';
 
 /** Answers in the two services' real response shapes; `/slow` and `/broken` misbehave. */
 function fakeServices() {
@@ -136,6 +137,39 @@ describe('outside book sources', () => {
     } finally {
       await testApp.close();
     }
+  });
+
+  it('sends identical searches made at the same time as one request to each source', async () => {
+    const search = createExternalSearch(
+      testConfig({
+        OPEN_LIBRARY_URL: `${base}/search.json`,
+        BOOKS_API_URL: `${base}/books/v1/volumes`,
+      }),
+      pino({ level: 'silent' }),
+    );
+    const answers = await Promise.all([
+      search.search('concurrent'),
+      search.search('Concurrent'),
+      search.search('concurrent'),
+    ]);
+    expect(hits.filter((hit) => /q=concurrent/i.test(hit))).toHaveLength(2);
+    for (const answer of answers) {
+      expect(answer.notes).toEqual([]);
+      expect(answer.items.map((item) => item.external)).toEqual(['Open Library', 'Books']);
+    }
+  });
+
+  it('never caches a failed outside search: the next search asks again', async () => {
+    const search = createExternalSearch(
+      testConfig({ OPEN_LIBRARY_URL: `${base}/broken/search.json` }),
+      pino({ level: 'silent' }),
+    );
+    const note = 'External source unavailable: Open Library. Showing the library’s own results.';
+    const together = await Promise.all([search.search('failing'), search.search('failing')]);
+    expect(together.map((answer) => answer.notes)).toEqual([[note], [note]]);
+    expect(hits.filter((hit) => hit.includes('q=failing'))).toHaveLength(1);
+    expect((await search.search('failing')).notes).toEqual([note]);
+    expect(hits.filter((hit) => hit.includes('q=failing'))).toHaveLength(2);
   });
 
   it('answers within about 3 seconds with a quiet note when a source is slow or broken', async () => {

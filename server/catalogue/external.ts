@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { CatalogueItem } from '../../contract/http/catalogue.ts';
 import type { Config } from '../config.ts';
 
@@ -113,12 +114,19 @@ export function fromBooksApi(body: unknown): CatalogueItem[] {
     });
 }
 
+/** One outside source: its name, the address of a search, and how to read its answer. */
+interface Source {
+  name: string;
+  url: (q: string) => string;
+  parse: (body: unknown) => CatalogueItem[];
+}
+
 /**
  * Searches the configured outside book sources in parallel, each within 3 seconds, with answers
  * cached for 10 minutes. A source that fails or is slow becomes a quiet note, never an error.
+ * Identical searches at the same time share one request to each source.
  */
 export function createExternalSearch(config: Config, logger: FastifyBaseLogger) {
-  const cache = new Map<string, { at: number; items: CatalogueItem[] }>();
   const sources = [
     config.external.openLibraryUrl && {
       name: 'Open Library',
@@ -131,31 +139,30 @@ export function createExternalSearch(config: Config, logger: FastifyBaseLogger) 
       url: (q: string) => `${config.external.booksApiUrl}?q=${encodeURIComponent(q)}&maxResults=15`,
       parse: fromBooksApi,
     },
-  ].filter(
-    (
-      source,
-    ): source is {
-      name: string;
-      url: (q: string) => string;
-      parse: (body: unknown) => CatalogueItem[];
-    } => Boolean(source),
-  );
+  ].filter((source): source is Source => Boolean(source));
 
-  async function fetchSource(
-    source: (typeof sources)[number],
-    q: string,
-  ): Promise<CatalogueItem[]> {
-    const key = `${source.name}\u0000${q.toLowerCase()}`;
-    const hit = cache.get(key);
-    if (hit && Date.now() - hit.at < CACHE_TTL_MS) return hit.items;
-    const response = await fetch(source.url(q), {
-      signal: AbortSignal.timeout(EXTERNAL_TIMEOUT_MS),
-      headers: { accept: 'application/json' },
+  // lru-cache's fetch() keeps one request in flight per key, and caches only what it resolves
+  // to: a failed or timed-out request is forgotten, so the next search asks again.
+  const cache = new LRUCache<string, CatalogueItem[], { source: Source; q: string }>({
+    max: CACHE_SIZE,
+    ttl: CACHE_TTL_MS,
+    fetchMethod: async (_key, _stale, { signal, context }) => {
+      const response = await fetch(context.source.url(context.q), {
+        // The cache aborts a request whose entry it drops; the time-out bounds every request.
+        signal: AbortSignal.any([signal, AbortSignal.timeout(EXTERNAL_TIMEOUT_MS)]),
+        headers: { accept: 'application/json' },
+      });
+      if (!response.ok) throw new Error(`answered ${response.status}`);
+      return context.source.parse(await response.json());
+    },
+  });
+
+  async function fetchSource(source: Source, q: string): Promise<CatalogueItem[]> {
+    const items = await cache.fetch(`${source.name}\u0000${q.toLowerCase()}`, {
+      context: { source, q },
     });
-    if (!response.ok) throw new Error(`answered ${response.status}`);
-    const items = source.parse(await response.json());
-    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-    cache.set(key, { at: Date.now(), items });
+    // Undefined only when the cache dropped the entry while its request was in flight.
+    if (items === undefined) throw new Error('the search was dropped from the cache');
     return items;
   }
 

@@ -5,7 +5,7 @@ import type { UserRow } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { HttpError } from '../http/errors.ts';
-import { rejectCommonPassword } from '../auth/common-passwords.ts';
+import { rejectWeakPassword } from '../auth/password-strength.ts';
 
 /** The profile columns a registration writes, from the request. */
 function profileColumns(body: RegisterRequest) {
@@ -52,7 +52,11 @@ export async function registerWithPassword(
   const { auth, database, config } = context;
   assertRoleAllowed(config, body.role, body.email);
   const password = body.password ?? '';
-  rejectCommonPassword(password);
+  await rejectWeakPassword(password, {
+    libraryName: config.library.name,
+    email: body.email,
+    names: [body.firstName, body.lastName],
+  });
   const existing = await database.db
     .selectFrom('users')
     .select('id')

@@ -1,19 +1,24 @@
 import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-/** A message the test SMTP server received, with its body decoded. */
+/** A message the test SMTP server received, parsed by mailparser. */
 export interface ReceivedMail {
+  /** The envelope's recipients. */
   to: string[];
+  /** The message as it arrived, for failure messages. */
   raw: string;
+  /** The plain-text body, decoded. */
   text: string;
+  parsed: ParsedMail;
 }
 
-/** Undoes quoted-printable encoding (soft line breaks and =XX escapes). */
-export function decodeQuotedPrintable(body: string): string {
-  const bytes = body
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  return Buffer.from(bytes, 'latin1').toString('utf8');
+/** The addresses of a parsed message's To header, lower-cased. */
+export function mailRecipients(mail: ParsedMail): string[] {
+  const groups = mail.to === undefined ? [] : Array.isArray(mail.to) ? mail.to : [mail.to];
+  return groups.flatMap((group) =>
+    group.value.flatMap((entry) => (entry.address ? [entry.address.toLowerCase()] : [])),
+  );
 }
 
 /** A real SMTP server on loopback that keeps every message it receives. */
@@ -27,14 +32,19 @@ export async function startTestSmtpServer() {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const [, ...body] = raw.split(/\r?\n\r?\n/);
-        messages.push({
-          to: session.envelope.rcptTo.map((recipient) => recipient.address),
-          raw,
-          text: decodeQuotedPrintable(body.join('\n\n')),
-        });
-        callback();
+        const raw = Buffer.concat(chunks);
+        simpleParser(raw).then(
+          (parsed) => {
+            messages.push({
+              to: session.envelope.rcptTo.map((recipient) => recipient.address),
+              raw: raw.toString('utf8'),
+              text: parsed.text ?? '',
+              parsed,
+            });
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
       });
     },
   });

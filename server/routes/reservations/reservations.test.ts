@@ -484,11 +484,11 @@ describe.each(testDatabaseKinds())('reservations on %s', (kind) => {
     expect(mail.to).toEqual([student.email]);
     expect(mail.text).toContain(`Reservation: ${made.reservation.reservationId}`);
     expect(mail.text).toContain('Pickup: Tuesday, November 24, 2026, 2:00-2:30 PM');
-    const attachment = /Content-Type: text\/calendar[^]*?\r\n\r\n([A-Za-z0-9+/=\r\n]+)/.exec(
-      mail.raw,
+    const attachment = mail.parsed.attachments.find(
+      (entry) => entry.contentType === 'text/calendar',
     );
-    expect(attachment, mail.raw).not.toBeNull();
-    const ics = Buffer.from(attachment![1]!.replace(/\r\n/g, ''), 'base64').toString('utf8');
+    expect(attachment, mail.raw).toBeDefined();
+    const ics = attachment!.content.toString('utf8');
     expect(ics).toContain('BEGIN:VEVENT');
     // 2:00 PM in New York is 19:00 UTC; the event lasts the 30-minute slot.
     expect(ics).toContain('DTSTART:20261124T190000Z');

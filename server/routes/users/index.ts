@@ -1,7 +1,7 @@
 import { APIError } from 'better-auth/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROUTES } from '../../../contract/routes.ts';
-import { rejectCommonPassword } from '../../auth/common-passwords.ts';
+import { rejectWeakPassword, type PasswordContext } from '../../auth/password-strength.ts';
 import {
   FORGOT_PASSWORD_MESSAGE,
   forgotPasswordRequestSchema,
@@ -33,6 +33,27 @@ export async function userRoutes(app: FastifyInstance, context: RouteContext): P
   const { auth, database, config } = context;
   const db = database.db;
   const ipKey = (request: FastifyRequest) => request.ip;
+
+  /**
+   * Whose password a reset link changes, so that their names and e-mail count against the new
+   * one. better-auth keeps the link's token as `reset-password:<token>` naming the user; an
+   * unknown or expired token leaves only the library's name (better-auth refuses it afterwards).
+   */
+  const resetTokenOwner = async (token: string): Promise<PasswordContext> => {
+    const library: PasswordContext = { libraryName: config.library.name };
+    const { internalAdapter } = await auth.$context;
+    const verification = await internalAdapter.findVerificationValue(`reset-password:${token}`);
+    if (!verification || verification.expiresAt < new Date()) return library;
+    const user = await db
+      .selectFrom('users')
+      .select(['email', 'name', 'first_name', 'last_name'])
+      .where('id', '=', verification.value)
+      .executeTakeFirst();
+    if (!user) return library;
+    // A provider's account may have only better-auth's full name, before its profile is complete.
+    const names = user.first_name ? [user.first_name, user.last_name] : [user.name];
+    return { ...library, email: user.email, names };
+  };
 
   app.post('/users/check-user', async (request) => {
     const { email } = parseInput(checkUserRequestSchema, request.body);
@@ -159,7 +180,7 @@ export async function userRoutes(app: FastifyInstance, context: RouteContext): P
     await enforceRateLimits(db, [
       { key: `reset:ip:${ipKey(request)}`, limit: 30, windowSeconds: HOUR },
     ]);
-    rejectCommonPassword(body.password);
+    await rejectWeakPassword(body.password, await resetTokenOwner(body.token));
     try {
       // better-auth also ends every session of the account (revokeSessionsOnPasswordReset).
       await auth.api.resetPassword({

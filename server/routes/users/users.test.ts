@@ -99,14 +99,29 @@ describe.each(testDatabaseKinds())('account calls on %s', (kind) => {
       });
     });
 
-    it('refuses a common password and an overlong one', async () => {
+    it('refuses a common password, one built on the name, and an overlong one', async () => {
       const common = await client().post(
         '/api/users/register',
         registrationFactory({ password: 'Password123' }),
       );
       expect(common.statusCode).toBe(400);
       expect(common.json().errors).toEqual([
-        { path: 'password', message: expect.stringMatching(/too common/) },
+        {
+          path: 'password',
+          message: expect.stringMatching(/too easy to guess\. This is a commonly used password\./),
+        },
+      ]);
+      const named = await client().post(
+        '/api/users/register',
+        registrationFactory({
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          password: 'AdaLovelace1815',
+        }),
+      );
+      expect(named.statusCode).toBe(400);
+      expect(named.json().errors).toEqual([
+        { path: 'password', message: expect.stringMatching(/your name, your e-mail/) },
       ]);
       const long = await client().post(
         '/api/users/register',
