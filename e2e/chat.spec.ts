@@ -1,5 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
+import { CHAT_TEXT } from '../contract/socket/chat.ts';
 import { newPerson, registerViaApi, signInThroughForm } from './accounts.ts';
 import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
 
@@ -156,6 +157,28 @@ test.describe('the discussion forum', () => {
     await expect(closed).toContainText(`Room ${room} has been closed by the creator.`);
     await closed.getByRole('button', { name: 'OK' }).click();
     await expect(alan).toHaveURL(/\/userprofile$/);
+  });
+
+  test('a newcomer finds the demo rooms, marked as demo, each with a conversation to read', async ({
+    browser,
+    baseURL,
+  }) => {
+    const noor = await chatter(browser, baseURL!, 'Noor');
+    const room = 'Book club: Frankenstein';
+    const listed = noor.getByRole('listitem').filter({ hasText: room });
+    await expect(listed.getByText('Demo', { exact: true })).toBeVisible();
+    await expect(listed).toContainText('Demo room with an example conversation.');
+    await expect(noor.getByText(CHAT_TEXT.noRooms)).toHaveCount(0);
+    // Nobody but the demo account owns it: no Delete for a newcomer.
+    await expect(listed.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+    await expectNoAxeViolations(noor);
+
+    await listed.getByRole('button', { name: `Join ${room}` }).click();
+    await expect(noor.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
+    const messages = noor.getByRole('region', { name: 'Messages' });
+    await expect(messages).toContainText('Welcome to this month’s book club!');
+    await expect(messages).toContainText('Fatima');
+    await expect(messages).not.toContainText(CHAT_TEXT.noMessages);
   });
 
   test('a room survives a reload, with its history, and the creator can delete it from the forum', async ({

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ITEMS } from './db/demo-data.ts';
+import { DEMO_CHAT_ROOMS, DEMO_ITEMS, DEMO_ROW_COUNT } from './db/demo-data.ts';
 import { createPostgresDatabase, testDatabaseKinds } from './test/databases.ts';
 import { registerOn, runServerToExit, startServerProcess } from './test/process.ts';
 
@@ -21,7 +21,7 @@ describe('the server process on the embedded database', () => {
     const health = await fetch(`${first.url}/api/health`);
     expect(await health.json()).toEqual({ status: 'ok', database: 'pglite' });
     const ready = first.logs().find((line) => line.msg === 'database ready');
-    expect(ready).toMatchObject({ database: 'pglite', demoRowsInserted: DEMO_ITEMS.length });
+    expect(ready).toMatchObject({ database: 'pglite', demoRowsInserted: DEMO_ROW_COUNT });
     expect((ready?.migrationsApplied as string[]).length).toBeGreaterThan(0);
     expect(await first.stop('SIGTERM')).toBe(0);
     expect(first.output()).toContain('shutdown complete');
@@ -83,6 +83,49 @@ describe('the server process on the embedded database', () => {
     }
   });
 
+  // A first start creates the database (initdb) and migrates it: slow on a busy machine.
+  it('lets exactly one of two servers started at once on a fresh DATA_DIR use it', async () => {
+    const fresh = await mkdtemp(path.join(tmpdir(), 'digi-race-'));
+    const started = await Promise.allSettled([
+      startServerProcess({ DATA_DIR: fresh }),
+      startServerProcess({ DATA_DIR: fresh }),
+    ]);
+    try {
+      const serving = started.flatMap((result) =>
+        result.status === 'fulfilled' ? [result.value] : [],
+      );
+      expect(serving).toHaveLength(1);
+      const winner = serving[0]!;
+      expect(await (await fetch(`${winner.url}/api/health`)).json()).toEqual({
+        status: 'ok',
+        database: 'pglite',
+      });
+      const refused = started.find((result) => result.status === 'rejected');
+      const message = String((refused as PromiseRejectedResult).reason);
+      expect(message).toContain('server exited with 1 before listening');
+      expect(message).toContain(
+        `Another Digi Library process (pid ${winner.child.pid}) is using the database in ${fresh}. Stop it first, or set DATA_DIR to another folder.`,
+      );
+    } finally {
+      for (const result of started)
+        if (result.status === 'fulfilled') expect(await result.value.stop()).toBe(0);
+      await rm(fresh, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('inserts no demo data with DEMO_DATA=false', async () => {
+    const fresh = await mkdtemp(path.join(tmpdir(), 'digi-no-demo-'));
+    try {
+      const server = await startServerProcess({ DATA_DIR: fresh, DEMO_DATA: 'false' });
+      expect(server.logs().find((line) => line.msg === 'database ready')).toMatchObject({
+        demoRowsInserted: 0,
+      });
+      expect(await server.stop()).toBe(0);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('refuses to start on a bad setting and names the variable', async () => {
     const result = await runServerToExit({
       DATA_DIR: dataDir,
@@ -124,6 +167,14 @@ describe.runIf(testDatabaseKinds().includes('postgres'))('the server process on 
       expect(applied.sort()).toEqual([0, applied[1]]);
       const { rows } = await client.query<{ count: string }>('SELECT count(*) FROM items');
       expect(Number(rows[0]?.count)).toBe(DEMO_ITEMS.length);
+      // Both seeded at once: each demo room and its conversation went in once.
+      const chat = await client.query<{ rooms: string; messages: string }>(
+        'SELECT (SELECT count(*) FROM chat_rooms) AS rooms, (SELECT count(*) FROM chat_messages) AS messages',
+      );
+      expect(chat.rows[0]).toEqual({
+        rooms: String(DEMO_CHAT_ROOMS.length),
+        messages: String(DEMO_ROW_COUNT - DEMO_ITEMS.length - DEMO_CHAT_ROOMS.length),
+      });
     } finally {
       for (const server of servers) expect(await server.stop()).toBe(0);
       await client.end();

@@ -147,7 +147,10 @@ export type LiftRestrictionPayload = z.input<typeof liftRestrictionSchema>;
 export const reportAbuseSchema = z.object({ roomName });
 export type ReportAbusePayload = z.input<typeof reportAbuseSchema>;
 
-/** One room of `available_rooms`. `creatorId` lets a client tell its own rooms. */
+/**
+ * One room of `available_rooms`. `creatorId` lets a client tell its own rooms. `isDemo` (ours) is
+ * true for a room of the demo data, which the list marks; ordinary rooms leave it out.
+ */
 export const roomSummarySchema = z.object({
   roomName: z.string(),
   description: z.string(),
@@ -156,6 +159,7 @@ export const roomSummarySchema = z.object({
   createdAt: z.string(),
   memberCount: z.number(),
   abuseDetected: z.boolean(),
+  isDemo: z.boolean().optional(),
 });
 export type RoomSummary = z.infer<typeof roomSummarySchema>;
 

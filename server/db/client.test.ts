@@ -3,13 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  CONNECT_TIMEOUT_MS,
-  createPool,
-  KEEPALIVE_DELAY_MS,
-  lockDataDir,
-  openDatabase,
-} from './client.ts';
+import { CONNECT_TIMEOUT_MS, createPool, KEEPALIVE_DELAY_MS, openDatabase } from './client.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 
 describe('the embedded database folder', () => {
   let dataDir: string;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -73,44 +74,6 @@ export async function openDatabase(options: {
     release();
     throw error;
   }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * PGlite's files may be opened by one process only; a second one would corrupt them. A lock file
- * holding the owner's pid refuses a second server (or `db:migrate`) on the same DATA_DIR, and a
- * lock left by a killed process is taken over. Returns the function that releases it.
- */
-export function lockDataDir(dataDir: string): () => void {
-  const lockFile = path.join(dataDir, 'pglite.lock');
-  try {
-    writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const owner = Number(readFileSync(lockFile, 'utf8').trim());
-    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && processIsAlive(owner)) {
-      throw new Error(
-        `Another Digi Library process (pid ${owner}) is using the database in ${dataDir}. Stop it first, or set DATA_DIR to another folder.`,
-        { cause: error },
-      );
-    }
-    writeFileSync(lockFile, String(process.pid));
-  }
-  return () => {
-    try {
-      if (readFileSync(lockFile, 'utf8').trim() === String(process.pid)) unlinkSync(lockFile);
-    } catch {
-      // Already gone: nothing to release.
-    }
-  };
 }
 
 /**

@@ -241,3 +241,175 @@ export function demoGuidePages(item: DemoItem): string[] {
     ].join('\n'),
   ];
 }
+
+/** A demo chat room with its short conversation, written for this project. */
+export interface DemoChatRoom {
+  /** Names the room for the seed for good, whatever it is later called (`demo_seeds`). */
+  key: string;
+  name: string;
+  /** Says that it is a demo room: a newcomer must not take these people for real ones. */
+  description: string;
+  /** Who the room says created it (the demo account owns it: server/db/seed.ts). */
+  creatorName: string;
+  /** How long before the first start the conversation began. */
+  startedHoursAgo: number;
+  /** Oldest first; `minute` counts from the start of the conversation. */
+  messages: { sender: string; minute: number; content: string }[];
+}
+
+/**
+ * Three forum rooms with a short conversation each, so that a newcomer's forum is not empty:
+ * students revising with the demo course notes, a book club on the demo Frankenstein, and peer
+ * feedback with the demo writing handbook. The people are invented.
+ */
+export const DEMO_CHAT_ROOMS: DemoChatRoom[] = [
+  {
+    key: 'chat-room-databases-final',
+    name: 'Databases final: study group',
+    description:
+      'Demo room with an example conversation. Revising Introduction to Databases for the final: normal forms, joins and transactions.',
+    creatorName: 'Maya',
+    startedHoursAgo: 50,
+    messages: [
+      {
+        sender: 'Maya',
+        minute: 0,
+        content:
+          'Hi all! The Databases final is in two weeks. Anyone up for working through Dr. Raman’s lecture notes together?',
+      },
+      {
+        sender: 'Jonah',
+        minute: 6,
+        content:
+          'Yes please. SQL is fine, but normal forms still confuse me. When is a table in 3NF and not just 2NF?',
+      },
+      {
+        sender: 'Maya',
+        minute: 9,
+        content:
+          'How I remember it: in 2NF nothing depends on just part of the key; in 3NF nothing depends on another non-key column either. The student and adviser example in lecture 4 shows both.',
+      },
+      {
+        sender: 'Aiko',
+        minute: 15,
+        content:
+          'The lecture notes are in the library catalogue if you search for Introduction to Databases. The table of isolation levels in the transactions chapter is worth copying out.',
+      },
+      {
+        sender: 'Jonah',
+        minute: 21,
+        content:
+          'Found them, thanks. Shall we do last year’s paper too? I’d like to time myself on the ER diagram question.',
+      },
+      {
+        sender: 'Maya',
+        minute: 24,
+        content: 'Good idea. Thursday at 4 in one of the library’s group study rooms?',
+      },
+      {
+        sender: 'Aiko',
+        minute: 30,
+        content: 'Works for me. I’ll bring my answers to questions 1 to 3 so we can compare.',
+      },
+    ],
+  },
+  {
+    key: 'chat-room-book-club-frankenstein',
+    name: 'Book club: Frankenstein',
+    description:
+      'Demo room with an example conversation. This month’s book club reads Mary Shelley’s Frankenstein; the library holds two copies.',
+    creatorName: 'Fatima',
+    startedHoursAgo: 26,
+    messages: [
+      {
+        sender: 'Fatima',
+        minute: 0,
+        content:
+          'Welcome to this month’s book club! We’re reading Frankenstein. How far has everyone got?',
+      },
+      {
+        sender: 'Leo',
+        minute: 12,
+        content:
+          'I just finished the creature’s own story in the middle chapters. I didn’t expect him to be the most sympathetic voice in the book.',
+      },
+      {
+        sender: 'Sana',
+        minute: 20,
+        content:
+          'Same here. The part where he learns to read by listening to the family in the cottage got me.',
+      },
+      {
+        sender: 'Fatima',
+        minute: 31,
+        content:
+          'A question for when we meet: is Victor’s real failure making the creature, or walking away from it?',
+      },
+      {
+        sender: 'Leo',
+        minute: 38,
+        content: 'Walking away, for me. He never takes responsibility, right up to the last page.',
+      },
+      {
+        sender: 'Sana',
+        minute: 45,
+        content:
+          'I’m only halfway, so no spoilers please! I reserved the other copy at the desk, so I should catch up by the weekend.',
+      },
+      {
+        sender: 'Fatima',
+        minute: 47,
+        content: 'No more spoilers from here on, promise. See you all next Friday.',
+      },
+    ],
+  },
+  {
+    key: 'chat-room-academic-writing',
+    name: 'Academic writing: peer feedback',
+    description:
+      'Demo room with an example conversation. Swapping feedback on essay introductions, with the Academic Writing Workshop Handbook.',
+    creatorName: 'Nia',
+    startedHoursAgo: 5,
+    messages: [
+      {
+        sender: 'Nia',
+        minute: 0,
+        content:
+          'Is anyone else stuck on the thesis statement for the history essay? Mine reads more like a topic than an argument.',
+      },
+      {
+        sender: 'Omar',
+        minute: 8,
+        content:
+          'The workshop handbook has a good test for that: could someone reasonably disagree with your sentence? If not, it’s a topic.',
+      },
+      {
+        sender: 'Nia',
+        minute: 11,
+        content: 'Mine fails that. “The printing press changed Europe” is hard to disagree with.',
+      },
+      {
+        sender: 'Omar',
+        minute: 15,
+        content:
+          'Try saying how or why it changed it, something like “cheap printing loosened the Church’s control over what people could read”. Now someone could argue with you.',
+      },
+      {
+        sender: 'Nia',
+        minute: 22,
+        content:
+          'That’s much better. Could we swap introductions tomorrow and give each other feedback?',
+      },
+      {
+        sender: 'Omar',
+        minute: 25,
+        content:
+          'Sure, post yours here when it’s ready and I’ll do the same. The handbook’s chapter on citing sources helps too if you quote primary sources.',
+      },
+    ],
+  },
+];
+
+/** Rows a first seed inserts: the catalogue, and each chat room with its messages. */
+export const DEMO_ROW_COUNT =
+  DEMO_ITEMS.length + DEMO_CHAT_ROOMS.reduce((sum, room) => sum + 1 + room.messages.length, 0);

@@ -124,6 +124,17 @@ export interface RateLimitsTable {
   key: string;
   count: number;
   window_started_at: Date;
+  /** The end of the window; the sweeper deletes the row after it. */
+  expires_at: Date;
+}
+
+/** better-auth's own limiter for /api/auth/*: one row per client address and path. */
+export interface AuthRateLimitsTable {
+  id: string;
+  key: string;
+  count: number;
+  /** Milliseconds since 1970 (bigint: PGlite reads it as a number, node-postgres as text). */
+  last_request: ColumnType<number | string, number, number>;
 }
 
 /** The database as Kysely sees it. Add a table here when a migration creates one. */
@@ -136,6 +147,7 @@ export interface Database {
   sessions: SessionsTable;
   accounts: AccountsTable;
   rate_limits: RateLimitsTable;
+  auth_rate_limits: AuthRateLimitsTable;
   verifications: VerificationsTable;
   resource_requests: ResourceRequestsTable;
   request_supporters: RequestSupportersTable;
@@ -146,6 +158,13 @@ export interface Database {
   chat_servers: ChatServersTable;
   chat_presence: ChatPresenceTable;
   chat_send_times: ChatSendTimesTable;
+  demo_seeds: DemoSeedsTable;
+}
+
+/** A piece of demo data the seed inserted once, by key; kept after the data itself is deleted. */
+export interface DemoSeedsTable {
+  key: string;
+  seeded_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
 /** A forum chat room. */
@@ -156,6 +175,8 @@ export interface ChatRoomsTable {
   creator_id: string;
   creator_name: string;
   abuse_detected: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Inserted by the demo data (server/db/seed.ts); the room list marks it. */
+  is_demo: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 

@@ -2,7 +2,10 @@ import type { ChatMessage, RoomMetadata, RoomSummary } from '../../contract/sock
 import type { listRooms, MessageRow, RoomRow } from '../chat/store.ts';
 import { isoInstant } from './instant.ts';
 
-/** One room of `available_rooms`. */
+/**
+ * One room of `available_rooms`. `isDemo` only on demo rooms: every socket gets the whole list on
+ * every change, so an ordinary room's summary stays as it was, byte for byte.
+ */
 export function presentRoom(row: Awaited<ReturnType<typeof listRooms>>[number]): RoomSummary {
   return {
     roomName: row.name,
@@ -12,6 +15,7 @@ export function presentRoom(row: Awaited<ReturnType<typeof listRooms>>[number]):
     createdAt: isoInstant(row.created_at),
     memberCount: Number(row.member_count ?? 0),
     abuseDetected: row.abuse_detected,
+    ...(row.is_demo ? { isDemo: true } : {}),
   };
 }
 

@@ -1,33 +1,44 @@
 import type { FastifyInstance } from 'fastify';
+import type { DatabaseHandle } from '../db/client.ts';
 import type { RouteContext } from '../routes/context.ts';
 import { pruneIdempotencyKeys } from '../http/idempotency.ts';
+import { pruneRateLimits } from '../http/rate-limit.ts';
 import { expireHolds } from './holds.ts';
 
-/** How often lapsed holds are expired and old idempotency answers forgotten. */
+/** How often lapsed holds are expired and old idempotency answers and rate counters forgotten. */
 export const SWEEP_INTERVAL_MS = 60_000;
 
 /**
- * Expires holds whose 24 hours are over and forgets old `Idempotency-Key` answers, once a minute
- * while the server runs. Reads never depend on it (each query checks the time itself); it keeps
- * statuses truthful for the desk and the tables small.
+ * One sweep at `now`: expires lapsed holds, forgets old `Idempotency-Key` answers and deletes
+ * rate-limit counters whose window has passed. Returns the number of holds expired.
+ */
+export async function sweep(database: DatabaseHandle, now: Date): Promise<number> {
+  const expired = await expireHolds(database.db, now);
+  await pruneIdempotencyKeys(database.db, now);
+  await pruneRateLimits(database.db, now);
+  return expired;
+}
+
+/**
+ * Sweeps once a minute while the server runs. Reads never depend on it (each query checks the
+ * time itself); it keeps statuses truthful for the desk, the tables small, and the e-mail and IP
+ * addresses in rate-limit keys no longer than their window.
  */
 export function startSweeper(
   app: FastifyInstance,
   context: Pick<RouteContext, 'database' | 'now'>,
 ) {
   let timer: NodeJS.Timeout | undefined;
-  const sweep = async () => {
+  const run = async () => {
     try {
-      const now = context.now();
-      const expired = await expireHolds(context.database.db, now);
-      await pruneIdempotencyKeys(context.database.db, now);
+      const expired = await sweep(context.database, context.now());
       if (expired > 0) app.log.info({ expired }, 'reservation holds expired');
     } catch (error) {
-      app.log.warn({ err: error }, 'the reservation sweep failed; it runs again in a minute');
+      app.log.warn({ err: error }, 'the sweep failed; it runs again in a minute');
     }
   };
   app.addHook('onReady', async () => {
-    timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
+    timer = setInterval(() => void run(), SWEEP_INTERVAL_MS);
     timer.unref();
   });
   app.addHook('onClose', async () => clearInterval(timer));

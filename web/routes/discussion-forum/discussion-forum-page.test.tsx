@@ -103,6 +103,19 @@ describe('discussion forum', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/room/Physics%20101'));
   });
 
+  it('marks the demo rooms with a Demo badge, and only them', () => {
+    open();
+    fakeChat.setRooms([
+      room({ roomName: 'Book club: Frankenstein', creator: 'Fatima', isDemo: true }),
+      room({}),
+    ]);
+    const [demo, ordinary] = screen.getAllByRole('listitem') as [HTMLElement, HTMLElement];
+    expect(within(demo).getByText('Demo')).toBeTruthy();
+    // Beside the heading, not in it: the room's name stays what it was.
+    expect(within(demo).getByRole('heading').textContent).toBe('Book club: Frankenstein');
+    expect(within(ordinary).queryByText('Demo')).toBeNull();
+  });
+
   it('shows the empty state and the connection problems', () => {
     open();
     fakeChat.setRooms([]);

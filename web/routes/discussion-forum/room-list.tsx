@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { CHAT_TEXT, type RoomSummary } from '../../../contract/socket/chat.ts';
 import { chatRequest } from '../../api/chat-socket.ts';
 import { formStyles } from '../../components/forms/fields.tsx';
+import { StatusBadge } from '../../components/records/status-badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import styles from './discussion-forum.module.css';
@@ -16,7 +17,8 @@ const members = (count: number) => `${count} ${count === 1 ? 'member' : 'members
 
 /**
  * 'Available Chat Rooms': search, Join, and Delete (behind a 'Delete Room' confirmation) for the
- * rooms this person created. The server decides again who may delete.
+ * rooms this person created. The server decides again who may delete. The demo data's rooms
+ * carry a 'Demo' badge, so nobody takes their conversations for real people's.
  */
 export function RoomList({
   rooms,
@@ -86,7 +88,10 @@ export function RoomList({
             return (
               <li key={room.roomName} className={styles.room}>
                 <div className={styles.roomText}>
-                  <h3 className={styles.roomName}>{room.roomName}</h3>
+                  <div className={styles.roomTitle}>
+                    <h3 className={styles.roomName}>{room.roomName}</h3>
+                    {room.isDemo ? <StatusBadge label="Demo" /> : null}
+                  </div>
                   {room.description ? (
                     <p className={styles.description}>{room.description}</p>
                   ) : null}
