@@ -295,7 +295,7 @@ export async function startAppServer(
   await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       tail = (tail + chunk.toString()).slice(-20_000);
-      if (tail.includes('Server listening at')) resolve();
+      if (tail.includes('Digi Library is running at')) resolve();
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);

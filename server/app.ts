@@ -120,7 +120,7 @@ export async function buildApp({
 
   // A state-changing call from another site's page, or with a body a form could send, is refused
   // before any handler runs (CSRF).
-  installCsrfGuard(app, allowedOrigins(config));
+  installCsrfGuard(app, allowedOrigins(config), config.publicUrl);
 
   const mailer = createMailer(config, app.log);
   const auth = createAuth({

@@ -18,6 +18,22 @@ function readConfig(): Config {
   }
 }
 
+/**
+ * What Fastify logs for each address it listens on: the one address to open (PUBLIC_URL), once.
+ * Fastify's own line names the socket's address (`http://127.0.0.1:3000`), where pages load but
+ * forms are refused as another site's unless PUBLIC_URL is that address; printed first, it was
+ * the one people opened. Listening on every interface (HOST=0.0.0.0) gives more lines, which say
+ * to open PUBLIC_URL too.
+ */
+export function listeningText(publicUrl: string): (address: string) => string {
+  let first = true;
+  return (address) => {
+    if (!first) return `Also listening on ${address}; open ${publicUrl}`;
+    first = false;
+    return `Digi Library is running at ${publicUrl}`;
+  };
+}
+
 /** Process entry: configuration, database, migrations, demo data, listen, graceful shutdown. */
 async function main(): Promise<void> {
   const config = readConfig();
@@ -55,8 +71,11 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
 
   try {
-    await app.listen({ port: config.port, host: config.host });
-    app.log.info(`Digi Library is running at ${config.publicUrl}`);
+    await app.listen({
+      port: config.port,
+      host: config.host,
+      listenTextResolver: listeningText(config.publicUrl),
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {

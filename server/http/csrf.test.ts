@@ -8,7 +8,8 @@ import { createTestApp, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson } from '../test/factories.ts';
 import { TestClient } from '../test/http.ts';
-import { FOREIGN_ORIGIN_MESSAGE, JSON_ONLY_MESSAGE } from './csrf.ts';
+import { FOREIGN_ORIGIN_MESSAGE, JSON_ONLY_MESSAGE, wrongAddressMessage } from './csrf.ts';
+import { allowedOrigins, loopbackAliases } from './origins.ts';
 
 // Issue 9: "state-changing calls from a foreign Origin or with a non-JSON body are refused; no GET
 // changes data." Every route comes from `app.apiRoutes`, so a new route is covered without a word.
@@ -264,5 +265,65 @@ describe.each(testDatabaseKinds())('cross-site request forgery on %s', (kind) =>
       }
     }
     expect(await snapshot(testApp.database)).toEqual(before);
+  });
+});
+
+// Issue 17: the server listens on 127.0.0.1 and people open whichever address they see first.
+describe('a page opened at another loopback address of this server', () => {
+  it('knows the other spellings of a loopback public URL, and none of a public one', () => {
+    expect(loopbackAliases('http://localhost:3000')).toEqual([
+      'http://127.0.0.1:3000',
+      'http://[::1]:3000',
+    ]);
+    expect(loopbackAliases('http://127.0.0.1:8080/')).toEqual([
+      'http://localhost:8080',
+      'http://[::1]:8080',
+    ]);
+    expect(loopbackAliases('https://library.uni.example')).toEqual([]);
+  });
+
+  it('is served while developing: forms and sign-in work from 127.0.0.1 too', async () => {
+    const testApp = await createTestApp('pglite', { env: { NODE_ENV: 'development' } });
+    try {
+      expect(allowedOrigins(testApp.config)).toContain('http://127.0.0.1:3000');
+      const alias = new TestClient(testApp.app, 'http://127.0.0.1:3000');
+      const check = await alias.request({
+        method: 'POST',
+        url: '/api/users/check-user',
+        payload: { email: 'new.person@uni.example' },
+      });
+      expect(check.statusCode).toBe(200);
+      // better-auth's own origin check agrees: its 403 'Invalid origin' would come first; what
+      // comes is its answer that no such provider is set up here.
+      const signIn = await alias.request({
+        method: 'POST',
+        url: '/api/auth/sign-in/social',
+        payload: { provider: 'google', callbackURL: '/userprofile' },
+      });
+      expect(signIn.statusCode).not.toBe(403);
+      expect(signIn.body).not.toMatch(/origin/i);
+    } finally {
+      await testApp.close();
+    }
+  });
+
+  it('is refused elsewhere with the address to open instead', async () => {
+    const testApp = await createTestApp('pglite');
+    try {
+      const alias = new TestClient(testApp.app, 'http://127.0.0.1:3000');
+      const check = await alias.request({
+        method: 'POST',
+        url: '/api/users/check-user',
+        payload: { email: 'new.person@uni.example' },
+      });
+      expect(check.statusCode).toBe(403);
+      expect(check.json()).toEqual({
+        success: false,
+        message: wrongAddressMessage('http://localhost:3000'),
+      });
+      expect(check.json().message).toContain('Open http://localhost:3000 instead.');
+    } finally {
+      await testApp.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorBody } from './errors.ts';
+import { loopbackAliases } from './origins.ts';
 
 /** Methods that never change data; every other method is a state-changing call. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -12,6 +13,14 @@ export const JSON_ONLY_MESSAGE = 'Send the request body as application/json.';
 
 /** What a state-changing call from another site is told. */
 export const FOREIGN_ORIGIN_MESSAGE = 'Requests from other sites are not allowed.';
+
+/**
+ * What a page opened at another spelling of this server's loopback address is told (outside
+ * development, where it is served): the address to open instead, so the refusal is no mystery.
+ */
+export function wrongAddressMessage(publicUrl: string): string {
+  return `This page was opened at another address of this server. Open ${new URL(publicUrl).origin} instead.`;
+}
 
 /** True when the request carries a body (announced by its length or by chunked encoding). */
 function hasBody(request: FastifyRequest): boolean {
@@ -34,12 +43,18 @@ function hasBody(request: FastifyRequest): boolean {
  *
  * GET never changes data (`server/http/csrf.test.ts` calls every GET route to check it).
  */
-export function installCsrfGuard(app: FastifyInstance, origins: ReadonlySet<string>): void {
+export function installCsrfGuard(
+  app: FastifyInstance,
+  origins: ReadonlySet<string>,
+  publicUrl: string,
+): void {
+  const aliases = new Set(loopbackAliases(publicUrl));
   app.addHook('onRequest', async (request, reply) => {
     if (SAFE_METHODS.has(request.method)) return;
     const origin = request.headers.origin;
     if (origin !== undefined && !origins.has(origin)) {
-      return reply.code(403).send(errorBody(FOREIGN_ORIGIN_MESSAGE));
+      const message = aliases.has(origin) ? wrongAddressMessage(publicUrl) : FOREIGN_ORIGIN_MESSAGE;
+      return reply.code(403).send(errorBody(message));
     }
     // The matched route, not the raw URL: the router also matches a percent-encoded path.
     if (!request.routeOptions.url?.startsWith('/api/')) return;

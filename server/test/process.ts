@@ -42,13 +42,14 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.once('exit', (code) => resolve(code)),
   );
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`server did not start in time:\n${output}`)),
-      45_000,
-    );
+    // A server that never says it listens is stopped too: nobody else holds its handle.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${output}`));
+    }, 45_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Server listening at')) {
+      if (output.includes('Digi Library is running at')) {
         clearTimeout(timer);
         resolve();
       }

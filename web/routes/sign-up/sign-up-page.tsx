@@ -105,8 +105,13 @@ function StepOneForm({ onDone }: { onDone: (values: StepOne) => void }) {
       }
       onDone(values);
     } catch (error) {
+      // The spec's words, and the server's reason beside them: a refusal is never a mystery.
       setFailure(
-        error instanceof ApiError && error.status === 429 ? error.message : 'Error checking user',
+        error instanceof ApiError && error.status === 429
+          ? error.message
+          : error instanceof ApiError && error.fromServer
+            ? `Error checking user: ${error.message}`
+            : 'Error checking user',
       );
     }
   };
@@ -260,7 +265,8 @@ function ProfileForm({ mode }: { mode: ProfileMode }) {
       const elsewhere = error.fieldErrors.filter((field) => !(field.path in values));
       setFailure(
         elsewhere.length > 0
-          ? `${elsewhere.map((field) => field.message).join('. ')}.${provider ? '' : ' Go back to step 1 to fix it.'}`
+          ? // The server's messages may be whole sentences already (the password's advice).
+            `${elsewhere.map((field) => field.message.replace(/\.$/, '')).join('. ')}.${provider ? '' : ' Go back to step 1 to fix it.'}`
           : error.fromServer
             ? error.message
             : 'Registration failed',
