@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { E2E_LIBRARIAN } from './e2e/accounts.ts';
+import { SHARED_BOOKS } from './e2e/data-template.ts';
 
 /*
  * This file is loaded by the runner and again by every worker. The port and data folder are
@@ -17,7 +17,18 @@ const freePort = () =>
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_SMTP_PORT ??= freePort();
 process.env.E2E_OIDC_PORT ??= freePort();
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'digi-e2e-'));
+if (!process.env.E2E_DATA_DIR) {
+  // The runner: a copy of the prepared database (e2e/data-template.ts), built before any server
+  // starts, so the server's start-up limit covers only its own start. The folder goes when the
+  // runner exits, after Playwright has stopped the server.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'digi-e2e-'));
+  process.env.E2E_DATA_DIR = dataDir;
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  execFileSync(process.execPath, ['--import', 'tsx', 'e2e/data-template.ts', dataDir], {
+    cwd: import.meta.dirname,
+    stdio: 'inherit',
+  });
+}
 process.env.E2E_MAIL_DIR ??= path.join(process.env.E2E_DATA_DIR, 'received-mail');
 
 const port = Number(process.env.E2E_PORT);
@@ -25,23 +36,10 @@ const smtpPort = Number(process.env.E2E_SMTP_PORT);
 const oidcPort = Number(process.env.E2E_OIDC_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
-// With the shared data beside the repository (always in CI), the app starts with the real
-// 10k-book catalogue imported, so searches page through real results.
-const sharedBooks = path.resolve(
-  import.meta.dirname,
-  '..',
-  'shared',
-  'data',
-  'books',
-  'goodbooks-10k_books.csv',
-);
-process.env.E2E_REAL_CATALOGUE = existsSync(sharedBooks) ? '1' : '';
+// With the shared data beside the repository (always in CI), the prepared database holds the
+// real 10k-book catalogue, so searches page through real results.
+process.env.E2E_REAL_CATALOGUE = existsSync(SHARED_BOOKS) ? '1' : '';
 const node = `"${process.execPath}" --import tsx`;
-// The desk's librarian, made the only way a librarian is made: the user:create command.
-const createLibrarian = `printf '%s\\n' '${E2E_LIBRARIAN.password}' | ${node} scripts/user-create.ts --email ${E2E_LIBRARIAN.email} --role librarian --first-name Desk --last-name Librarian > /dev/null && `;
-const importBooks = process.env.E2E_REAL_CATALOGUE
-  ? `${node} scripts/import.ts books "${sharedBooks}" > /dev/null && `
-  : '';
 
 /** End-to-end tests: the built app on its real server, a fresh database, Debian's Chromium. */
 export default defineConfig({
@@ -89,10 +87,11 @@ export default defineConfig({
       env: { PORT: String(oidcPort), REDIRECT_URI: `${baseURL}/api/auth/callback/oidc` },
     },
     {
-      command: `${importBooks}${createLibrarian}${node} server/index.ts`,
+      command: `${node} server/index.ts`,
       url: `${baseURL}/api/health`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      // Its own start only (the database is prepared above): generous for a busy 2-core machine.
+      timeout: 120_000,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
       stdout: 'ignore',
       stderr: 'pipe',

@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { decodeQuotedPrintable } from '../server/test/mail.ts';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { mailRecipients } from '../server/test/mail.ts';
 
 let counter = 0;
 
@@ -20,10 +21,12 @@ export function newPerson(overrides: Partial<Person> = {}): Person {
   };
 }
 
-/** The librarian playwright.config.ts creates with `npm run user:create` before the server starts. */
+/** The librarian e2e/data-template.ts creates with `npm run user:create` before the server starts. */
 export const E2E_LIBRARIAN = {
   email: 'desk.librarian@uni.example',
   password: 'librarian e2e passphrase',
+  firstName: 'Dana',
+  lastName: 'Okafor',
 } as const;
 
 /** What the sign-up form asks in step 1. */
@@ -75,15 +78,15 @@ export async function signInThroughForm(
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
-/** Waits for the e2e SMTP server to receive a message to `to`, and returns its decoded text. */
-export async function waitForMail(to: string, timeoutMs = 10_000): Promise<string> {
+/** Waits for the e2e SMTP server to receive a message to `to`, and returns it parsed. */
+export async function waitForMail(to: string, timeoutMs = 10_000): Promise<ParsedMail> {
   const folder = process.env.E2E_MAIL_DIR;
   if (!folder) throw new Error('E2E_MAIL_DIR is not set: run through playwright.config.ts');
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const file of await readdir(folder).catch(() => [] as string[])) {
-      const raw = await readFile(path.join(folder, file), 'utf8');
-      if (raw.includes(`To: ${to}`)) return decodeQuotedPrintable(raw);
+      const mail = await simpleParser(await readFile(path.join(folder, file)));
+      if (mailRecipients(mail).includes(to.toLowerCase())) return mail;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

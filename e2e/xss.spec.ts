@@ -161,6 +161,9 @@ test('fifty XSS payloads in every field people type run nowhere', async ({ brows
     await expect(bot.getByRole('region', { name: 'Conversation' })).toContainText(
       PAYLOADS[index * 10]!,
     );
+    // One question at a time (the spec's typing indicator): the next waits for this reply, as a
+    // person would. Typed sooner, it is refused with "still answering", and never shows.
+    await expect(bot.getByRole('button', { name: 'Send' })).not.toHaveAttribute('aria-disabled');
   }
   await student.waitForTimeout(500);
 

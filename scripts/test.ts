@@ -20,6 +20,8 @@ import {
   add,
   playwrightCounts,
   playwrightFailures,
+  playwrightStartFailure,
+  summaryLine,
   vitestCounts,
   vitestFailures,
   type Counts,
@@ -48,7 +50,8 @@ async function main(): Promise<number> {
   const notRun: string[] = [];
   const failures: string[] = [];
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
-  let broken = false;
+  /** Tiers that could not run at all, each `<tier>: did not start: <reason>`; any fails the run. */
+  const notStarted: string[] = [];
 
   // PostgreSQL for the integration tier.
   let cluster: PostgresCluster | undefined;
@@ -78,10 +81,9 @@ async function main(): Promise<number> {
 
   try {
     if (CI && !databaseUrl) {
-      console.error(
-        '[test] CI: PostgreSQL is not installed, and CI skips nothing. Install it: apt-get install -y postgresql',
+      notStarted.push(
+        'PostgreSQL integration: did not start: PostgreSQL is not installed, and CI skips nothing (apt-get install -y postgresql)',
       );
-      broken = true;
     }
 
     console.log('\n[test] Tier 1: unit and integration (Vitest)\n');
@@ -100,9 +102,14 @@ async function main(): Promise<number> {
     const unit = vitestCounts(vitestReport);
     if (unit) Object.assign(total, add(total, unit));
     failures.push(...vitestFailures(vitestReport, ROOT));
-    if (!unit || (vitestExit !== 0 && unit.failed === 0)) {
-      console.error(`[test] Vitest exited with ${vitestExit} without a usable report`);
-      broken = true;
+    if (!unit) {
+      notStarted.push(
+        `unit and integration: did not start: Vitest exited with ${vitestExit} without a report (see above)`,
+      );
+    } else if (vitestExit !== 0 && unit.failed === 0 && failures.length === 0) {
+      notStarted.push(
+        `unit and integration: did not finish: Vitest exited with ${vitestExit} (see above)`,
+      );
     }
   } finally {
     stopCluster();
@@ -112,19 +119,26 @@ async function main(): Promise<number> {
     console.log('\n[test] Tier 2: end-to-end (Playwright in Chromium)\n');
     const buildExit = await run('npx', ['vite', 'build', '--logLevel', 'warn']);
     if (buildExit !== 0) {
-      console.error('[test] the web build failed');
-      broken = true;
+      notStarted.push('end-to-end: did not start: the web build failed (see above)');
     } else {
       const e2eReport = path.join(REPORTS, 'playwright.json');
       const e2eExit = await run('npx', ['playwright', 'test'], {
         PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport,
       });
       const e2e = playwrightCounts(e2eReport);
+      const startFailure = playwrightStartFailure(e2eReport);
       if (e2e) Object.assign(total, add(total, e2e));
       failures.push(...playwrightFailures(e2eReport));
-      if (!e2e || (e2eExit !== 0 && e2e.failed === 0)) {
-        console.error(`[test] Playwright exited with ${e2eExit} without a usable report`);
-        broken = true;
+      if (!e2e) {
+        notStarted.push(
+          `end-to-end: did not start: Playwright exited with ${e2eExit} without a report (see above)`,
+        );
+      } else if (startFailure) {
+        notStarted.push(`end-to-end: did not start: ${startFailure}`);
+      } else if (e2eExit !== 0 && e2e.failed === 0) {
+        notStarted.push(
+          `end-to-end: did not finish: Playwright exited with ${e2eExit} (see above)`,
+        );
       }
     }
   } else {
@@ -132,20 +146,18 @@ async function main(): Promise<number> {
       `end-to-end tests: no Chromium at ${CHROMIUM} (install: apt-get install -y chromium)`,
     );
     if (CI) {
-      console.error(
-        '[test] CI: Chromium is not installed, and CI skips nothing. Install it: apt-get install -y chromium',
+      notStarted.push(
+        'end-to-end: did not start: Chromium is not installed, and CI skips nothing (apt-get install -y chromium)',
       );
-      broken = true;
     }
   }
 
   console.log('');
   for (const tier of notRun) console.log(`[test] NOT RUN: ${tier}`);
   for (const failure of failures) console.log(`[test] FAILED: ${failure}`);
-  if (broken) total.failed = Math.max(total.failed, 1);
-  const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : '';
-  console.log(`${total.passed} passed, ${total.failed} failed${skipped}`);
-  return total.failed > 0 || broken ? 1 : 0;
+  for (const tier of notStarted) console.log(`[test] ${tier}`);
+  console.log(summaryLine(total, notStarted));
+  return total.failed > 0 || notStarted.length > 0 ? 1 : 0;
 }
 
 process.exitCode = await main();

@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   playwrightCounts,
   playwrightFailures,
+  playwrightStartFailure,
+  summaryLine,
   vitestCounts,
   vitestFailures,
 } from './test-reports.ts';
@@ -102,5 +104,35 @@ describe('the test report summary', () => {
   it('reads a missing report as no report', () => {
     expect(vitestCounts(path.join(folder, 'none.json'))).toBeUndefined();
     expect(vitestFailures(path.join(folder, 'none.json'), '/repo')).toEqual([]);
+  });
+
+  it('tells a Playwright run whose web server never started from one that ran', () => {
+    const stalled = write('stalled.json', {
+      stats: { expected: 0, unexpected: 0, flaky: 0, skipped: 0 },
+      errors: [
+        { message: '\u001b[31mError: Timed out waiting 120000ms from config.webServer.\u001b[39m' },
+      ],
+      suites: [],
+    });
+    expect(playwrightStartFailure(stalled)).toBe(
+      'Error: Timed out waiting 120000ms from config.webServer.',
+    );
+    const ran = write('ran.json', {
+      stats: { expected: 2, unexpected: 1, flaky: 0, skipped: 0 },
+      errors: [{ message: 'a worker crashed' }],
+      suites: [],
+    });
+    expect(playwrightStartFailure(ran)).toBeUndefined();
+  });
+
+  it('ends with real counts and names each tier that did not start', () => {
+    expect(summaryLine({ passed: 1055, failed: 0, skipped: 0 }, [])).toBe('1055 passed, 0 failed');
+    expect(
+      summaryLine({ passed: 1055, failed: 2, skipped: 3 }, [
+        'end-to-end: did not start: Error: Timed out waiting 120000ms from config.webServer.',
+      ]),
+    ).toBe(
+      '1055 passed, 2 failed, 3 skipped; end-to-end: did not start: Error: Timed out waiting 120000ms from config.webServer.',
+    );
   });
 });

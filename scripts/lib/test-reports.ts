@@ -120,6 +120,35 @@ export function playwrightCounts(file: string): Counts | undefined {
   return { passed: expected + flaky, failed: unexpected, skipped };
 }
 
+/**
+ * Why a Playwright run never got to its tests (its web server did not start, its configuration
+ * failed), or undefined when it ran them: the first line of the report's first top-level error.
+ */
+export function playwrightStartFailure(file: string): string | undefined {
+  const report = readJson(file) as
+    | {
+        stats?: { expected: number; unexpected: number; flaky: number; skipped: number };
+        errors?: { message?: string }[];
+      }
+    | undefined;
+  if (!report) return undefined;
+  const ran = report.stats
+    ? report.stats.expected + report.stats.unexpected + report.stats.flaky
+    : 0;
+  const error = report.errors?.[0];
+  return ran === 0 && error ? firstLine(error.message) : undefined;
+}
+
+/**
+ * The last line `npm test` prints: real counts, then each tier that did not start and why, so a
+ * tier that never ran is never mistaken for a test that failed.
+ */
+export function summaryLine(total: Counts, notStarted: string[]): string {
+  const skipped = total.skipped > 0 ? `, ${total.skipped} skipped` : '';
+  const tiers = notStarted.map((tier) => `; ${tier}`).join('');
+  return `${total.passed} passed, ${total.failed} failed${skipped}${tiers}`;
+}
+
 /** The sum of two counts. */
 export function add(a: Counts, b: Counts): Counts {
   return {

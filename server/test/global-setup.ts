@@ -21,6 +21,11 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const folder = await mkdtemp(path.join(tmpdir(), 'digi-test-'));
+  // Everything the tests and the processes they start write to the temporary folder goes under
+  // this run's own folder (Node's tmpdir() reads TMPDIR, and the test workers start after this),
+  // which the teardown removes whole: no test can leave a folder behind.
+  const previousTmpdir = process.env.TMPDIR;
+  process.env.TMPDIR = folder;
   const dumpFile = path.join(folder, 'pglite-migrated.tar.gz');
   const pglite = await createPglite();
   const handle = wrapPglite(pglite);
@@ -46,6 +51,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('postgresTemplate', template);
 
   return async () => {
+    if (previousTmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previousTmpdir;
     await rm(folder, { recursive: true, force: true });
     if (url && template) {
       const admin = new pg.Client({ connectionString: url });
