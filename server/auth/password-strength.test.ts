@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../http/errors.ts';
+import { Refusal } from '../refusal.ts';
 import {
   judgePassword,
   MIN_PASSWORD_SCORE,
@@ -62,7 +62,7 @@ describe('password strength (zxcvbn)', () => {
 
   it('refuses with a 400 that names the password field', async () => {
     const refusal = await rejectWeakPassword('Password123', nobody).catch((error) => error);
-    expect(refusal).toBeInstanceOf(HttpError);
+    expect(refusal).toBeInstanceOf(Refusal);
     expect(refusal).toMatchObject({
       statusCode: 400,
       errors: [{ path: 'password', message: expect.stringMatching(/too easy to guess/) }],

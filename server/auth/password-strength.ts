@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { HttpError } from '../http/errors.ts';
+import { Refusal } from '../refusal.ts';
 import { PASSWORD_THREAD_NICE } from './password.ts';
 
 /**
@@ -223,5 +223,5 @@ export async function rejectWeakPassword(
 ): Promise<void> {
   const message = await weakPasswordMessage(password, context);
   if (message === undefined) return;
-  throw new HttpError(400, 'Some fields are missing or invalid.', [{ path: 'password', message }]);
+  throw new Refusal(400, 'Some fields are missing or invalid.', [{ path: 'password', message }]);
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '../../contract/http/users.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { UsersTable } from '../db/schema.ts';
-import { HttpError } from '../http/errors.ts';
+import { Refusal } from '../refusal.ts';
 import type { Auth } from './auth.ts';
 import type { Selectable } from 'kysely';
 
@@ -80,11 +80,11 @@ export async function requireUser(
   roles: readonly Role[] = [],
 ): Promise<UserRow> {
   const user = await currentUser(request, reply, context);
-  if (!user) throw new HttpError(401, 'Please sign in to continue.');
+  if (!user) throw new Refusal(401, 'Please sign in to continue.');
   if (!user.profile_completed)
-    throw new HttpError(403, 'Please complete your academic profile first.');
+    throw new Refusal(403, 'Please complete your academic profile first.');
   if (roles.length > 0 && !roles.includes(user.role)) {
-    throw new HttpError(403, 'Your account is not allowed to do this.');
+    throw new Refusal(403, 'Your account is not allowed to do this.');
   }
   return user;
 }

@@ -4,7 +4,7 @@ import type { Auth } from '../auth/auth.ts';
 import type { UserRow } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
-import { HttpError } from '../http/errors.ts';
+import { Refusal } from '../refusal.ts';
 import { rejectWeakPassword } from '../auth/password-strength.ts';
 
 /** The profile columns a registration writes, from the request. */
@@ -33,7 +33,7 @@ export function assertRoleAllowed(config: Config, role: Role, email: string): vo
     (entry) => domain === entry || domain.endsWith(`.${entry}`),
   );
   if (!allowed) {
-    throw new HttpError(
+    throw new Refusal(
       403,
       `Faculty accounts need an e-mail address at ${config.facultyEmailDomains.join(' or ')}. Sign up as a student, or use your staff e-mail.`,
     );
@@ -62,7 +62,7 @@ export async function registerWithPassword(
     .select('id')
     .where('email', '=', body.email)
     .executeTakeFirst();
-  if (existing) throw new HttpError(400, 'User already exists');
+  if (existing) throw new Refusal(400, 'User already exists');
 
   let result: { headers: Headers; response: { user: { id: string } } };
   try {
@@ -74,7 +74,7 @@ export async function registerWithPassword(
   } catch (error) {
     // Two sign-ups racing for one e-mail: the loser gets the same answer as above.
     if (error instanceof APIError && /exist/i.test(error.message))
-      throw new HttpError(400, 'User already exists');
+      throw new Refusal(400, 'User already exists');
     throw error;
   }
   try {
@@ -100,13 +100,10 @@ export async function completeProviderProfile(
   user: UserRow | null,
   body: RegisterRequest,
 ): Promise<Role> {
-  if (!user) throw new HttpError(401, 'Please sign in with your provider first.');
-  if (user.profile_completed) throw new HttpError(400, 'User already exists');
+  if (!user) throw new Refusal(401, 'Please sign in with your provider first.');
+  if (user.profile_completed) throw new Refusal(400, 'User already exists');
   if (user.email !== body.email) {
-    throw new HttpError(
-      403,
-      'You can only complete the profile of the account you signed in with.',
-    );
+    throw new Refusal(403, 'You can only complete the profile of the account you signed in with.');
   }
   assertRoleAllowed(context.config, body.role, body.email);
   // The provider on record decides the sign-up method, not the payload.
@@ -117,7 +114,7 @@ export async function completeProviderProfile(
     .where('provider_id', '!=', 'credential')
     .executeTakeFirst();
   if (!account)
-    throw new HttpError(400, 'This account signs in with a password: use the sign-up form.');
+    throw new Refusal(400, 'This account signs in with a password: use the sign-up form.');
   await context.database.db
     .updateTable('users')
     .set({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.ts';
-import { HttpError } from '../http/errors.ts';
+import { Refusal } from '../refusal.ts';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE_MESSAGE,
@@ -34,7 +34,7 @@ const NOT_UNAVAILABLE = {
   'missing table': failure('relation "nope" does not exist', '42P01'),
   'statement timeout': failure('canceling statement due to statement timeout', '57014'),
   'a bug': new TypeError("Cannot read properties of undefined (reading 'id')"),
-  'an HttpError': new HttpError(409, 'That already exists.'),
+  'an Refusal': new Refusal(409, 'That already exists.'),
   'not an error': 'ECONNREFUSED',
 };
 

@@ -5,7 +5,8 @@ import { resourceRequestSchema } from '../../contract/http/requests.ts';
 import { reservationRequestSchema } from '../../contract/http/reservations.ts';
 import { RESERVATION_TIME_SLOTS } from '../../contract/limits.ts';
 import { enteredText, hostileString, hostileValue } from '../test/json-schema-arbitrary.ts';
-import { HttpError, parseInput, unstorableText } from './errors.ts';
+import { parseInput, unstorableText } from './errors.ts';
+import { Refusal } from '../refusal.ts';
 
 /*
  * The input boundary's text rule (`unstorableText`, run by `parseInput` on every body and query
@@ -156,8 +157,8 @@ describe('parseInput (fast-check)', () => {
     try {
       return { ok: true as const, data: parseInput(schema, input) };
     } catch (error) {
-      expect(error).toBeInstanceOf(HttpError);
-      const refusal = error as HttpError;
+      expect(error).toBeInstanceOf(Refusal);
+      const refusal = error as Refusal;
       expect(refusal.statusCode).toBe(400);
       expect(refusal.message).toBe('Some fields are missing or invalid.');
       expect(refusal.errors?.length).toBeGreaterThan(0);

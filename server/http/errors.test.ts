@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../contract/http/errors.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
-import { HttpError, parseInput } from './errors.ts';
+import { parseInput } from './errors.ts';
+import { Refusal } from '../refusal.ts';
 
 const bodySchema = z.object({
   title: z.string().min(1, 'Title is required'),
@@ -25,7 +26,7 @@ describe('error responses', () => {
           body: parseInput(z.object({}).loose(), request.body),
         }));
         app.get('/api/test/conflict', async () => {
-          throw new HttpError(409, 'That already exists.');
+          throw new Refusal(409, 'That already exists.');
         });
         app.get('/api/test/crash', async () => {
           throw new Error('secret internal detail at /srv/app/db.ts:42');
@@ -109,7 +110,7 @@ describe('error responses', () => {
     expect(nested.json().errors[0].message).toBe('Text cannot contain the NUL character (U+0000).');
   });
 
-  it('keeps the status and message of an HttpError', async () => {
+  it('keeps the status and message of an Refusal', async () => {
     const response = await testApp.app.inject({ url: '/api/test/conflict' });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({ success: false, message: 'That already exists.' });

@@ -6,18 +6,7 @@ import {
   DATABASE_UNAVAILABLE_MESSAGE,
   isDatabaseUnavailable,
 } from '../db/unavailable.ts';
-
-/** An error a request handler throws on purpose: its status and message reach the client as-is. */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly errors?: FieldError[],
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
+import { Refusal } from '../refusal.ts';
 
 /**
  * Validates untrusted input with a contract schema. A failure becomes a 400 that names each bad
@@ -32,9 +21,9 @@ export function parseInput<Schema extends z.ZodType>(
   if (result.success) {
     const bad = unstorableText(result.data);
     if (bad === undefined) return result.data;
-    throw new HttpError(400, 'Some fields are missing or invalid.', [bad]);
+    throw new Refusal(400, 'Some fields are missing or invalid.', [bad]);
   }
-  throw new HttpError(
+  throw new Refusal(
     400,
     'Some fields are missing or invalid.',
     result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
@@ -114,8 +103,8 @@ export function answerFrameworkError(
  * else is logged with its stack and answered with a plain 500, so no stack trace leaves the server.
  */
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) {
+  app.setErrorHandler((error: FastifyError | Refusal, request, reply) => {
+    if (error instanceof Refusal) {
       if ('retryAfterSeconds' in error)
         reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.code(error.statusCode).send(errorBody(error.message, error.errors));

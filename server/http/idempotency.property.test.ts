@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hostileString } from '../test/json-schema-arbitrary.ts';
-import { HttpError } from './errors.ts';
+import { Refusal } from '../refusal.ts';
 import { IDEMPOTENT_BODY_DEPTH_MAX, idempotencyKey, stableJson } from './idempotency.ts';
 
 /*
@@ -66,8 +66,8 @@ describe('idempotency (fast-check)', () => {
           expect(idempotencyKey(value)).toBe(first);
           if (first !== undefined) expect(first).toMatch(/^[\x21-\x7e]{8,255}$/);
         } catch (error) {
-          expect(error).toBeInstanceOf(HttpError);
-          expect((error as HttpError).statusCode).toBe(400);
+          expect(error).toBeInstanceOf(Refusal);
+          expect((error as Refusal).statusCode).toBe(400);
           expect(
             first === undefined ? Array.isArray(value) : !/^[\x21-\x7e]{8,255}$/.test(first),
           ).toBe(true);
@@ -102,7 +102,7 @@ describe('idempotency (fast-check)', () => {
         (depth, arrays) => {
           let value: unknown = 1;
           for (let level = 0; level < depth; level += 1) value = arrays ? [value] : { a: value };
-          expect(() => stableJson(value)).toThrow(HttpError);
+          expect(() => stableJson(value)).toThrow(Refusal);
         },
       ),
       { numRuns: 20, seed: SEED },

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { errorBody, HttpError } from './errors.ts';
+import { errorBody } from './errors.ts';
+import { Refusal } from '../refusal.ts';
 
 /** How long a first answer is kept for retries. */
 export const IDEMPOTENCY_KEY_HOURS = 24;
@@ -21,7 +22,7 @@ export const IDEMPOTENT_BODY_DEPTH_MAX = 64;
  */
 export function stableJson(value: unknown, depth = 0): string {
   if (depth > IDEMPOTENT_BODY_DEPTH_MAX)
-    throw new HttpError(400, 'The request body is nested too deeply.');
+    throw new Refusal(400, 'The request body is nested too deeply.');
   if (Array.isArray(value))
     return `[${value.map((item) => stableJson(item, depth + 1)).join(',')}]`;
   if (value !== null && typeof value === 'object') {
@@ -41,7 +42,7 @@ export function idempotencyKey(header: string | string[] | undefined): string | 
   if (header === undefined) return undefined;
   const key = Array.isArray(header) ? header[0] : header;
   if (key === undefined || !/^[\x21-\x7e]{8,255}$/.test(key)) {
-    throw new HttpError(
+    throw new Refusal(
       400,
       'The Idempotency-Key header must be 8 to 255 visible characters (a UUID is ideal).',
     );
@@ -91,7 +92,7 @@ export async function runIdempotent(
         .where('key', '=', key)
         .executeTakeFirstOrThrow();
       if (stored.request_hash !== hash) {
-        throw new HttpError(
+        throw new Refusal(
           422,
           'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
         );
@@ -107,7 +108,7 @@ export async function runIdempotent(
       outcome = await work(trx);
     } catch (error) {
       // A refusal is an answer too: a retry must get the same refusal, not a second attempt.
-      if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
+      if (!(error instanceof Refusal) || error.statusCode >= 500) throw error;
       outcome = { statusCode: error.statusCode, body: errorBody(error.message, error.errors) };
     }
     await trx

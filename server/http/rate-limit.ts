@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { HttpError } from './errors.ts';
+import { Refusal } from '../refusal.ts';
 
 /** One limit: at most `limit` hits per `windowSeconds` for `key` (e.g. `login:ip:1.2.3.4`). */
 export interface RateRule {
@@ -9,8 +9,8 @@ export interface RateRule {
   windowSeconds: number;
 }
 
-/** An HttpError 429 that also tells the client when to retry. */
-export class RateLimitError extends HttpError {
+/** An Refusal 429 that also tells the client when to retry. */
+export class RateLimitError extends Refusal {
   constructor(readonly retryAfterSeconds: number) {
     super(429, `Too many attempts. Please try again in ${describeWait(retryAfterSeconds)}.`);
   }

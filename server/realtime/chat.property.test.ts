@@ -9,7 +9,8 @@ import {
   ROOM_NAME_MAX,
 } from '../../contract/socket/chat.ts';
 import { enteredText, hostileString, hostileValue } from '../test/json-schema-arbitrary.ts';
-import { PAYLOAD_SCHEMAS, parsePayload, Refusal } from './chat.ts';
+import { PAYLOAD_SCHEMAS, parsePayload } from './chat.ts';
+import { Refusal } from '../refusal.ts';
 
 /*
  * The server's parse of every client event's payload (`parsePayload`), the only door from a

@@ -42,6 +42,7 @@ import type { Database } from '../db/schema.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { presentMessage, presentRoom, presentRoomMetadata } from '../presenters/chat.ts';
 import { unstorableText } from '../http/errors.ts';
+import { Refusal } from '../refusal.ts';
 import { heardFromOtherProcesses } from './adapter.ts';
 import type { SocketUser } from './index.ts';
 
@@ -64,9 +65,6 @@ type ChatSocket = Socket<
   Record<string, never>,
   ChatSocketData
 >;
-
-/** A refusal whose message the person sees. */
-export class Refusal extends Error {}
 
 /** The Socket.IO room of a chat room (by id: names may hold any character). */
 const channel = (roomId: string) => `chat:${roomId}`;
@@ -102,10 +100,11 @@ export function parsePayload<Event extends PayloadEvent>(
   payload: unknown,
 ): z.infer<(typeof PAYLOAD_SCHEMAS)[Event]> {
   const result = PAYLOAD_SCHEMAS[event].safeParse(payload);
-  if (!result.success) throw new Refusal(result.error.issues[0]?.message ?? 'Invalid request.');
+  if (!result.success)
+    throw new Refusal(400, result.error.issues[0]?.message ?? 'Invalid request.');
   // The same rule as HTTP input: text the database cannot store is refused, not a failed insert.
   const bad = unstorableText(result.data);
-  if (bad) throw new Refusal(bad.message);
+  if (bad) throw new Refusal(400, bad.message);
   return result.data as z.infer<(typeof PAYLOAD_SCHEMAS)[Event]>;
 }
 
@@ -163,7 +162,8 @@ export function mountChat(
 
   const existing = async (name: string) => {
     const room = await findRoom(db, name);
-    if (!room) throw new Refusal('This room does not exist any more. It may have been closed.');
+    if (!room)
+      throw new Refusal(404, 'This room does not exist any more. It may have been closed.');
     return room;
   };
 
@@ -239,7 +239,8 @@ export function mountChat(
     /** The room this socket joined, if it is the one named; else a refusal saying `refusal`. */
     const joinedRoom = (name: string, refusal: string) => {
       const joined = socket.data.room;
-      if (!joined || joined.name.toLowerCase() !== name.toLowerCase()) throw new Refusal(refusal);
+      if (!joined || joined.name.toLowerCase() !== name.toLowerCase())
+        throw new Refusal(403, refusal);
       return joined;
     };
 
@@ -285,7 +286,7 @@ export function mountChat(
         user.role !== 'librarian' &&
         (await countRoomsCreatedBy(db, user.id)) >= OPEN_ROOMS_PER_PERSON_MAX
       ) {
-        throw new Refusal(CHAT_TEXT.tooManyRooms);
+        throw new Refusal(429, CHAT_TEXT.tooManyRooms);
       }
       await refreshName();
       const room = await createRoom(db, {
@@ -294,7 +295,7 @@ export function mountChat(
         creatorId: user.id,
         creatorName: user.chatName,
       });
-      if (!room) throw new Refusal(CHAT_TEXT.duplicateRoom);
+      if (!room) throw new Refusal(409, CHAT_TEXT.duplicateRoom);
       pushRooms();
     });
 
@@ -345,7 +346,7 @@ export function mountChat(
     on('send_message', async (payload) => {
       const body = parsePayload('send_message', payload);
       const joined = joinedRoom(body.room, 'Join the room before sending messages to it.');
-      if (!withinRate(user.id)) throw new Refusal(TOO_FAST);
+      if (!withinRate(user.id)) throw new Refusal(429, TOO_FAST);
       if (sharingRate()) {
         // Other processes are up, and this person may be on them too: count in the database.
         // One socket's checks take turns, so its messages are stored in the order sent.
@@ -356,12 +357,12 @@ export function mountChat(
           }),
         );
         slotChecks = slot.catch(() => false);
-        if (!(await slot)) throw new Refusal(TOO_FAST);
+        if (!(await slot)) throw new Refusal(429, TOO_FAST);
       }
       if (moderator.isAbusive(body.message)) {
         // Never stored, never delivered: the room is restricted for everyone instead.
-        if (!(await restrict(joined.name))) throw new Refusal(CHAT_TEXT.restricted);
-        throw new Refusal(`${CHAT_TEXT.abuseWarning} ${CHAT_TEXT.abuseWarningMore}`);
+        if (!(await restrict(joined.name))) throw new Refusal(403, CHAT_TEXT.restricted);
+        throw new Refusal(422, `${CHAT_TEXT.abuseWarning} ${CHAT_TEXT.abuseWarningMore}`);
       }
       const row = await writer.write({
         roomId: joined.id,
@@ -373,6 +374,7 @@ export function mountChat(
         // Gone or restricted since the person joined: say which.
         const current = await findRoom(db, joined.name);
         throw new Refusal(
+          current?.id === joined.id ? 403 : 404,
           current?.id === joined.id
             ? CHAT_TEXT.restricted
             : 'This room does not exist any more. It may have been closed.',
@@ -386,7 +388,7 @@ export function mountChat(
       const body = parsePayload('close_room', payload);
       const room = await existing(body.roomName);
       if (!mayManage(user, room)) {
-        throw new Refusal('Only the room’s creator or a librarian can close it.');
+        throw new Refusal(403, 'Only the room’s creator or a librarian can close it.');
       }
       await deleteRoom(db, room.id);
       io.to(channel(room.id)).emit('room_closed', { roomName: room.name });
@@ -409,7 +411,7 @@ export function mountChat(
       const body = parsePayload('lift_restriction', payload);
       const room = await existing(body.roomName);
       if (!mayManage(user, room)) {
-        throw new Refusal('Only the room’s creator or a librarian can lift the restriction.');
+        throw new Refusal(403, 'Only the room’s creator or a librarian can lift the restriction.');
       }
       await setRestricted(db, room.id, false);
       io.to(channel(room.id)).emit(

@@ -5,7 +5,7 @@ import {
 } from '../../contract/http/reservations.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Database } from '../db/schema.ts';
-import { HttpError } from '../http/errors.ts';
+import { Refusal } from '../refusal.ts';
 import { slotWindow, type TimeSlot } from './calendar.ts';
 
 const NOT_RESERVABLE = 'That book is not in the reservation catalogue.';
@@ -106,7 +106,7 @@ export interface HoldRequest {
 export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest): Promise<string> {
   // An id that is not a UUID cannot be in the catalogue; PostgreSQL would refuse the cast and
   // abort the transaction, so answer before asking it.
-  if (!isUuid(hold.itemId)) throw new HttpError(404, NOT_RESERVABLE);
+  if (!isUuid(hold.itemId)) throw new Refusal(404, NOT_RESERVABLE);
   await trx
     .selectFrom('users')
     .select('id')
@@ -120,7 +120,7 @@ export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest)
     .forUpdate()
     .executeTakeFirst();
   if (!item || item.copies === 0) {
-    throw new HttpError(404, NOT_RESERVABLE);
+    throw new Refusal(404, NOT_RESERVABLE);
   }
   await expireHolds(trx, hold.now, { userId: hold.userId, itemId: hold.itemId });
 
@@ -132,13 +132,13 @@ export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest)
     .execute();
   const same = mine.find((row) => row.item_id === hold.itemId);
   if (same) {
-    throw new HttpError(
+    throw new Refusal(
       409,
       `You already have "${item.title}" reserved (${same.id}). Cancel that reservation to choose another time.`,
     );
   }
   if (mine.length >= ACTIVE_RESERVATIONS_MAX) {
-    throw new HttpError(
+    throw new Refusal(
       409,
       `You already have ${ACTIVE_RESERVATIONS_MAX} active reservations, the most one person may hold. Collect or cancel one first.`,
     );
@@ -151,7 +151,7 @@ export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest)
     .where(holdsCopy(hold.now))
     .executeTakeFirstOrThrow();
   if (item.copies - item.copies_unavailable - Number(held) <= 0) {
-    throw new HttpError(
+    throw new Refusal(
       409,
       `Every copy of "${item.title}" is reserved or on loan right now. Please choose another book, or try again later.`,
     );

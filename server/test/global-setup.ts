@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -26,6 +26,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // which the teardown removes whole: no test can leave a folder behind.
   const previousTmpdir = process.env.TMPDIR;
   process.env.TMPDIR = folder;
+  // A private PostgreSQL cluster made inside it runs as the postgres user, who must pass through.
+  await chmod(folder, 0o711);
   const dumpFile = path.join(folder, 'pglite-migrated.tar.gz');
   const pglite = await createPglite();
   const handle = wrapPglite(pglite);

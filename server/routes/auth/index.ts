@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteContext } from '../context.ts';
 import { forwardCookies, toFetchHeaders } from '../../auth/session.ts';
-import { errorBody, HttpError } from '../../http/errors.ts';
+import { errorBody } from '../../http/errors.ts';
+import { Refusal } from '../../refusal.ts';
 
 /** The longest path under `/api/auth/` handed to better-auth (its own are under 100 characters). */
 export const AUTH_PATH_MAX = 1024;
@@ -45,7 +46,7 @@ export async function authRoutes(
       const url = new URL(request.url, config.publicUrl);
       // better-auth rate-limits by address and path in an indexed column: a path longer than the
       // index takes would fail in the database. None of its endpoints' paths comes near this.
-      if (url.pathname.length > AUTH_PATH_MAX) throw new HttpError(414, 'The address is too long.');
+      if (url.pathname.length > AUTH_PATH_MAX) throw new Refusal(414, 'The address is too long.');
       const endpoint = url.pathname.slice('/api/auth'.length);
       if (
         !AUTH_ENDPOINTS.some(({ method, path }) => method === request.method && path.test(endpoint))

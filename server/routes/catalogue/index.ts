@@ -9,7 +9,8 @@ import { createExternalSearch } from '../../catalogue/external.ts';
 import { searchCatalogue } from '../../catalogue/search.ts';
 import { refreshSearchWords } from '../../catalogue/words.ts';
 import { isUuid } from '../../db/ids.ts';
-import { HttpError, parseInput } from '../../http/errors.ts';
+import { parseInput } from '../../http/errors.ts';
+import { Refusal } from '../../refusal.ts';
 import {
   COURSE_MATERIAL_COLUMNS,
   presentCatalogueItem,
@@ -56,7 +57,7 @@ export async function catalogueRoutes(app: FastifyInstance, context: RouteContex
     const row = isUuid(id)
       ? await db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst()
       : undefined;
-    if (!row) throw new HttpError(404, 'There is no such item in the catalogue.');
+    if (!row) throw new Refusal(404, 'There is no such item in the catalogue.');
     return row;
   };
 
@@ -68,15 +69,15 @@ export async function catalogueRoutes(app: FastifyInstance, context: RouteContex
     await requireUser(request, reply, context);
     const { page } = parseInput(itemPageQuerySchema, request.query);
     const item = await findItem(request.params.id);
-    if (item.page_count === 0) throw new HttpError(404, 'No content available for this book.');
-    if (page > item.page_count) throw new HttpError(404, `This book has ${item.page_count} pages.`);
+    if (item.page_count === 0) throw new Refusal(404, 'No content available for this book.');
+    if (page > item.page_count) throw new Refusal(404, `This book has ${item.page_count} pages.`);
     const row = await db
       .selectFrom('item_pages')
       .select('content')
       .where('item_id', '=', item.id)
       .where('page_number', '=', page)
       .executeTakeFirst();
-    if (!row) throw new HttpError(404, 'No content available for this book.');
+    if (!row) throw new Refusal(404, 'No content available for this book.');
     return { itemId: item.id, page, pageCount: item.page_count, content: row.content };
   });
 

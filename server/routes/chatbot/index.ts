@@ -8,7 +8,8 @@ import { currentUser } from '../../auth/session.ts';
 import { builtInReply } from '../../chatbot/assistant.ts';
 import { recognise } from '../../chatbot/intents.ts';
 import { createModel } from '../../chatbot/model.ts';
-import { HttpError, parseInput } from '../../http/errors.ts';
+import { parseInput } from '../../http/errors.ts';
+import { Refusal } from '../../refusal.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
 import type { RouteContext } from '../context.ts';
 
@@ -31,7 +32,7 @@ export async function chatbotRoutes(app: FastifyInstance, context: RouteContext)
   app.post('/chat', async (request, reply) => {
     const body = request.body as { prompt?: unknown } | undefined;
     if (typeof body?.prompt === 'string' && body.prompt.length > CHATBOT_PROMPT_MAX) {
-      throw new HttpError(
+      throw new Refusal(
         413,
         `Your question is too long: ${CHATBOT_PROMPT_MAX.toLocaleString('en-US')} characters at most.`,
       );
@@ -64,8 +65,7 @@ export async function chatbotRoutes(app: FastifyInstance, context: RouteContext)
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () =>
-          reject(new HttpError(503, 'The assistant took too long to answer. Please try again.')),
+        () => reject(new Refusal(503, 'The assistant took too long to answer. Please try again.')),
         ANSWER_DEADLINE_MS,
       );
     });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../../http/errors.ts';
+import { Refusal } from '../../refusal.ts';
 import { presentHealth } from '../../presenters/health.ts';
 import type { RouteContext } from '../context.ts';
 
@@ -13,7 +13,7 @@ export async function healthRoutes(
       await database.ping();
     } catch (error) {
       request.log.warn({ err: error }, 'health check: database did not answer');
-      throw new HttpError(503, 'The database is not answering. Please try again shortly.');
+      throw new Refusal(503, 'The database is not answering. Please try again shortly.');
     }
     reply.header('cache-control', 'no-store');
     return presentHealth(database.kind);

@@ -14,7 +14,8 @@ import {
 import { requireUser } from '../../auth/session.ts';
 import { isUuid } from '../../db/ids.ts';
 import type { Database } from '../../db/schema.ts';
-import { HttpError, parseInput } from '../../http/errors.ts';
+import { parseInput } from '../../http/errors.ts';
+import { Refusal } from '../../refusal.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
 import { presentRequest } from '../../presenters/requests.ts';
 import type { RouteContext } from '../context.ts';
@@ -53,7 +54,7 @@ export async function requestRoutes(app: FastifyInstance, context: RouteContext)
     const row = isUuid(id)
       ? await requestQuery(source, viewerId).where('rr.id', '=', id).executeTakeFirst()
       : undefined;
-    if (!row) throw new HttpError(404, 'There is no such resource request.');
+    if (!row) throw new Refusal(404, 'There is no such resource request.');
     return row;
   };
 
@@ -71,7 +72,7 @@ export async function requestRoutes(app: FastifyInstance, context: RouteContext)
         .where('status', 'in', OPEN_REQUEST_STATUSES)
         .executeTakeFirstOrThrow();
       if (Number(open) >= OPEN_REQUESTS_MAX) {
-        throw new HttpError(
+        throw new Refusal(
           409,
           `You already have ${OPEN_REQUESTS_MAX} open requests, the most one person may hold. Add your support to an existing request, or wait until one is answered.`,
         );
@@ -127,7 +128,7 @@ export async function requestRoutes(app: FastifyInstance, context: RouteContext)
     const row = await db.transaction().execute(async (trx) => {
       const current = await findRequest(trx, request.params.id, user.id);
       if (!(OPEN_REQUEST_STATUSES as readonly string[]).includes(current.status)) {
-        throw new HttpError(
+        throw new Refusal(
           409,
           `This request is already ${REQUEST_STATUS_LABELS[current.status].toLowerCase()}; it no longer needs support.`,
         );
@@ -169,7 +170,7 @@ export async function requestRoutes(app: FastifyInstance, context: RouteContext)
       REQUEST_TRANSITIONS[source].includes(change.status),
     );
     const refuse = (status: RequestStatus) =>
-      new HttpError(
+      new Refusal(
         409,
         `This request is ${REQUEST_STATUS_LABELS[status].toLowerCase()}; it cannot become ${REQUEST_STATUS_LABELS[change.status].toLowerCase()}.`,
       );

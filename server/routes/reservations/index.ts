@@ -10,7 +10,8 @@ import {
 import { RESERVATION_DAYS_AHEAD, RESERVATION_TIME_SLOTS } from '../../../contract/limits.ts';
 import { requireUser, type UserRow } from '../../auth/session.ts';
 import { isReservationId } from '../../db/ids.ts';
-import { HttpError, parseInput } from '../../http/errors.ts';
+import { parseInput } from '../../http/errors.ts';
+import { Refusal } from '../../refusal.ts';
 import { idempotencyKey, runIdempotent } from '../../http/idempotency.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
 import {
@@ -57,7 +58,7 @@ export async function reservationRoutes(
       .where('r.id', '=', id)
       .where('r.user_id', '=', user.id)
       .executeTakeFirst();
-    if (!row) throw new HttpError(404, 'You have no reservation with that id.');
+    if (!row) throw new Refusal(404, 'You have no reservation with that id.');
     return row;
   };
 
@@ -85,15 +86,15 @@ export async function reservationRoutes(
       async (trx) => {
         const date = requestedDate(body.reservation.date, timeZone);
         const dates = reservableDates(now, timeZone);
-        if (date === null) throw new HttpError(400, 'The reservation date is not a real date.');
+        if (date === null) throw new Refusal(400, 'The reservation date is not a real date.');
         if (!dates.includes(date)) {
-          throw new HttpError(
+          throw new Refusal(
             400,
             `Choose a date from ${formatDate(dates[0]!)} to ${formatDate(dates.at(-1)!)} (today and the next ${RESERVATION_DAYS_AHEAD - 1} days).`,
           );
         }
         if (!isSlotOpen(date, body.reservation.timeSlot, now, timeZone)) {
-          throw new HttpError(
+          throw new Refusal(
             400,
             `The ${body.reservation.timeSlot} slot is already over today. Please choose a later slot or another day.`,
           );
@@ -140,7 +141,7 @@ export async function reservationRoutes(
   app.delete<{ Params: { id: string } }>('/users/reservations/:id', async (request, reply) => {
     const user = await requireUser(request, reply, context);
     if (!isReservationId(request.params.id))
-      throw new HttpError(404, 'You have no reservation with that id.');
+      throw new Refusal(404, 'You have no reservation with that id.');
     const now = context.now();
     await expireHolds(db, now, { userId: user.id });
     const cancelled = await db
@@ -153,7 +154,7 @@ export async function reservationRoutes(
       .executeTakeFirst();
     const row = await findOwn(user, request.params.id);
     if (!cancelled) {
-      throw new HttpError(
+      throw new Refusal(
         409,
         `This reservation is ${RESERVATION_STATUS_LABELS[row.status].toLowerCase()} and can no longer be cancelled.`,
       );
@@ -166,7 +167,7 @@ export async function reservationRoutes(
     const query = parseInput(deskPickupsQuerySchema, request.query);
     const now = context.now();
     const date = query.date ? requestedDate(query.date, timeZone) : localDate(now, timeZone);
-    if (date === null) throw new HttpError(400, 'date must be a real date (YYYY-MM-DD).');
+    if (date === null) throw new Refusal(400, 'date must be a real date (YYYY-MM-DD).');
     const [rows, onLoan] = await Promise.all([
       reservationQuery(db, now)
         .where('r.pickup_date', '=', date)
@@ -194,7 +195,7 @@ export async function reservationRoutes(
     await requireUser(request, reply, context, ['librarian']);
     const { status } = parseInput(deskStatusChangeSchema, request.body);
     if (!isReservationId(request.params.id))
-      throw new HttpError(404, 'There is no reservation with that id.');
+      throw new Refusal(404, 'There is no reservation with that id.');
     const now = context.now();
     await expireHolds(db, now);
     const from = (Object.keys(DESK_TRANSITIONS) as (keyof typeof DESK_TRANSITIONS)[]).filter(
@@ -210,9 +211,9 @@ export async function reservationRoutes(
     const row = await reservationQuery(db, now)
       .where('r.id', '=', request.params.id)
       .executeTakeFirst();
-    if (!row) throw new HttpError(404, 'There is no reservation with that id.');
+    if (!row) throw new Refusal(404, 'There is no reservation with that id.');
     if (!changed) {
-      throw new HttpError(
+      throw new Refusal(
         409,
         `This reservation is ${RESERVATION_STATUS_LABELS[row.status].toLowerCase()}; it cannot be marked ${RESERVATION_STATUS_LABELS[status].toLowerCase()}.`,
       );

@@ -13,7 +13,8 @@ import {
 } from '../../../contract/http/users.ts';
 import { currentUser, forwardCookies, toFetchHeaders } from '../../auth/session.ts';
 import { completeProviderProfile, registerWithPassword } from '../../commands/register-user.ts';
-import { HttpError, parseInput } from '../../http/errors.ts';
+import { parseInput } from '../../http/errors.ts';
+import { Refusal } from '../../refusal.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
 import { presentCurrentUser } from '../../presenters/user.ts';
 import { sessionRoom } from '../../realtime/index.ts';
@@ -113,7 +114,7 @@ export async function userRoutes(app: FastifyInstance, context: RouteContext): P
       return { success: true, payload: { role: user.role }, message: 'Login successful' };
     } catch (error) {
       // The same answer whether the e-mail exists or the password is wrong.
-      if (error instanceof APIError) throw new HttpError(401, 'Invalid credentials');
+      if (error instanceof APIError) throw new Refusal(401, 'Invalid credentials');
       throw error;
     }
   });
@@ -121,9 +122,9 @@ export async function userRoutes(app: FastifyInstance, context: RouteContext): P
   app.post('/users/signin', async (request, reply) => {
     const { email } = parseInput(signinRequestSchema, request.body);
     const user = await currentUser(request, reply, context);
-    if (!user) throw new HttpError(401, 'Please sign in to continue.');
+    if (!user) throw new Refusal(401, 'Please sign in to continue.');
     // Only one's own account: this call must not look anybody else up.
-    if (user.email !== email) throw new HttpError(403, 'You can only look up your own account.');
+    if (user.email !== email) throw new Refusal(403, 'You can only look up your own account.');
     if (!user.profile_completed) return { success: false, message: 'User not found in system' };
     return {
       success: true,
@@ -189,7 +190,7 @@ export async function userRoutes(app: FastifyInstance, context: RouteContext): P
       });
     } catch (error) {
       if (error instanceof APIError) {
-        throw new HttpError(
+        throw new Refusal(
           400,
           'This reset link is invalid or has expired. Please ask for a new one.',
         );
