@@ -6,7 +6,7 @@ import { hostileString } from '../test/json-schema-arbitrary.ts';
 
 /*
  * The chat's abuse check (contract/moderation.ts), which the server runs on every message before
- * storing it (server/realtime/chat.ts) and the library configures with its own words:
+ * storing it (server/realtime/chat/messages.ts) and the library configures with its own words:
  * - any message at all, however odd, is judged without throwing, and `isAbusive` agrees with
  *   `matches`;
  * - any word list the configuration may hold builds a matcher;

@@ -352,24 +352,3 @@ export async function forgetServers(
     await db.deleteFrom('chat_servers').where('seen_at', '<', options.staleBefore).execute();
   }
 }
-
-/**
- * Takes one of a person's `limit` sends per `windowMs`, counted in the database so that every
- * process sees the same count (the row lock makes concurrent sends take turns). False when the
- * person has used them all: nothing is recorded then.
- */
-export async function takeSendSlot(
-  db: Kysely<Database>,
-  userId: string,
-  { limit, windowMs }: { limit: number; windowMs: number },
-): Promise<boolean> {
-  const since = sql`now() - make_interval(secs => ${windowMs / 1000})`;
-  const taken = await sql<{ user_id: string }>`
-    INSERT INTO chat_send_times AS held (user_id, times) VALUES (${userId}, ARRAY[now()])
-    ON CONFLICT (user_id) DO UPDATE
-      SET times = ARRAY(SELECT time FROM unnest(held.times) AS time WHERE time > ${since}) || now()
-      WHERE (SELECT count(*) FROM unnest(held.times) AS time WHERE time > ${since}) < ${limit}
-    RETURNING user_id
-  `.execute(db);
-  return taken.rows.length > 0;
-}

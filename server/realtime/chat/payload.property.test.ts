@@ -1,16 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isScreenPath, roomPath } from '../../contract/routes.ts';
+import { isScreenPath, roomPath } from '../../../contract/routes.ts';
 import {
   CHAT_USERNAME_MAX,
   CLIENT_EVENTS,
   MESSAGE_MAX,
   ROOM_DESCRIPTION_MAX,
   ROOM_NAME_MAX,
-} from '../../contract/socket/chat.ts';
-import { enteredText, hostileString, hostileValue } from '../test/json-schema-arbitrary.ts';
-import { PAYLOAD_SCHEMAS, parsePayload } from './chat.ts';
-import { Refusal } from '../refusal.ts';
+} from '../../../contract/socket/chat.ts';
+import { enteredText, hostileString, hostileValue } from '../../test/json-schema-arbitrary.ts';
+import { PAYLOAD_SCHEMAS, parsePayload } from './payload.ts';
+import { Refusal } from '../../refusal.ts';
 
 /*
  * The server's parse of every client event's payload (`parsePayload`), the only door from a

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { createModerator } from '../../../contract/moderation.ts';
+import { createSendRate } from '../../chat/send-rate.ts';
+import {
+  beat,
+  createMessageWriter,
+  forgetServers,
+  listRooms,
+  SERVER_STALE_MS,
+} from '../../chat/store.ts';
+import type { Database } from '../../db/schema.ts';
+import { presentRoom } from '../../presenters/chat.ts';
+import { heardFromOtherProcesses } from '../adapter.ts';
+import type { ChatContext, ChatServer, ChatSocket } from './context.ts';
+import { messageEvents } from './messages.ts';
+import { moderationEvents } from './moderation.ts';
+import { createOn } from './on-event.ts';
+import { roomEvents } from './rooms.ts';
+
+/** How often this process proves it is alive, for the member counts. */
+const HEARTBEAT_MS = 10_000;
+
+/** `available_rooms` goes out at most this often; a burst of joins becomes one push. */
+const ROOMS_PUSH_DELAY_MS = 150;
+
+/**
+ * The discussion forum over Socket.IO: rooms and messages in the database (an acknowledged
+ * message survives a restart), the server deciding who sends and who owns a room, abuse checked
+ * with the shared matcher before anything is stored, and a per-person message rate. Each event
+ * group registers its own handlers (`rooms.ts`, `messages.ts`, `moderation.ts`); this wires them
+ * to every connection and keeps the process's heartbeat and the room-list push.
+ */
+export function mountChat(
+  io: ChatServer,
+  options: {
+    db: Kysely<Database>;
+    log: FastifyBaseLogger;
+    moderationWords: readonly string[];
+    now?: () => Date;
+  },
+) {
+  const { db, log } = options;
+  const now = options.now ?? (() => new Date());
+  const serverId = randomUUID();
+  const moderator = createModerator(options.moderationWords);
+  const writer = createMessageWriter(db);
+
+  let pushTimer: NodeJS.Timeout | undefined;
+  /** Sends every client the room list soon, once for a burst of changes. */
+  const pushRooms = () => {
+    if (pushTimer) return;
+    pushTimer = setTimeout(() => {
+      pushTimer = undefined;
+      listRooms(db, now())
+        .then((rows) => io.emit('available_rooms', rows.map(presentRoom)))
+        .catch((error: unknown) => log.warn({ err: error }, 'could not push the room list'));
+    }, ROOMS_PUSH_DELAY_MS);
+  };
+
+  const heartbeat = async () => {
+    const at = now();
+    await beat(db, serverId, at);
+    await forgetServers(db, { staleBefore: new Date(at.getTime() - 10 * SERVER_STALE_MS) });
+  };
+  // Room lists wait for the first beat, so this process's members count from the start.
+  const ready = heartbeat().catch((error: unknown) =>
+    log.warn({ err: error }, 'chat heartbeat failed'),
+  );
+
+  const context: ChatContext = {
+    io,
+    db,
+    log,
+    now,
+    serverId,
+    moderator,
+    writer,
+    // While other processes share this database, a person may be connected to several of them:
+    // the rate is then counted in the database too (decision 014).
+    sendRate: createSendRate({ db, sharing: () => heardFromOtherProcesses(io.of('/').adapter) }),
+    pushRooms,
+    ready,
+  };
+
+  const timer = setInterval(() => {
+    heartbeat().catch((error: unknown) => log.warn({ err: error }, 'chat heartbeat failed'));
+    context.sendRate.forgetQuietSenders();
+  }, HEARTBEAT_MS);
+  timer.unref();
+
+  io.on('connection', (socket: ChatSocket) => {
+    const connection = { socket, user: socket.data.user, on: createOn(socket, log) };
+    roomEvents(context, connection);
+    messageEvents(context, connection);
+    moderationEvents(context, connection);
+  });
+
+  return {
+    serverId,
+    /** Stops the heartbeat and forgets this process's presence (a clean shutdown). */
+    async close() {
+      clearInterval(timer);
+      if (pushTimer) clearTimeout(pushTimer);
+      await forgetServers(db, { serverId }).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import { CHAT_TEXT, type RoomHistoryInfo } from '../../../contract/socket/chat.ts';
+import { findRoom, roomHistory, type RoomRow } from '../../chat/store.ts';
+import type { Database } from '../../db/schema.ts';
+import { presentMessage } from '../../presenters/chat.ts';
+import { Refusal } from '../../refusal.ts';
+import {
+  channel,
+  joinedRoom,
+  ROOM_GONE,
+  type ChatConnection,
+  type ChatContext,
+} from './context.ts';
+import { restrict } from './moderation.ts';
+import { parsePayload } from './payload.ts';
+
+/**
+ * What `join_room` sends: the latest page, or on a reconnect (`after`, the last id the client
+ * holds) what it missed; when too much was missed to send, the latest page again, to replace
+ * what the client holds (decision 014).
+ */
+export async function catchUp(db: Kysely<Database>, room: RoomRow, after: string | undefined) {
+  let history = await roomHistory(db, room.id, after ? { after } : {});
+  let info: RoomHistoryInfo = { roomName: room.name, hasMore: history.hasMore };
+  if (after && !history.hasMore) {
+    // A catch-up says nothing of older messages: the client holds them.
+    info = { roomName: room.name, hasMore: false };
+  } else if (after) {
+    // Too much was missed to send: start over from the latest page, as a first join does.
+    history = await roomHistory(db, room.id);
+    info = { roomName: room.name, hasMore: history.hasMore, replace: true };
+  }
+  return { messages: history.messages.map((message) => presentMessage(message, room.name)), info };
+}
+
+/**
+ * `send_message`: the person's rate, then the abuse check (a hit restricts the room instead of
+ * storing anything), then the message stored before it is acknowledged and delivered.
+ */
+export function messageEvents(context: ChatContext, { socket, user, on }: ChatConnection) {
+  const { db, io, moderator, writer } = context;
+  const sendSlot = context.sendRate.forSocket();
+
+  on('send_message', async (payload) => {
+    const body = parsePayload('send_message', payload);
+    const joined = joinedRoom(socket, body.room, 'Join the room before sending messages to it.');
+    // Memory answers at once; while other processes are up the database answers too.
+    const slot = sendSlot(user.id);
+    if (slot) await slot;
+    if (moderator.isAbusive(body.message)) {
+      // Never stored, never delivered: the room is restricted for everyone instead.
+      if (!(await restrict(context, joined.name))) throw new Refusal(403, CHAT_TEXT.restricted);
+      throw new Refusal(422, `${CHAT_TEXT.abuseWarning} ${CHAT_TEXT.abuseWarningMore}`);
+    }
+    const row = await writer.write({
+      roomId: joined.id,
+      senderId: user.id,
+      senderName: user.chatName,
+      content: body.message,
+    });
+    if (!row) {
+      // Gone or restricted since the person joined: say which.
+      const current = await findRoom(db, joined.name);
+      throw current?.id === joined.id
+        ? new Refusal(403, CHAT_TEXT.restricted)
+        : new Refusal(404, ROOM_GONE);
+    }
+    io.to(channel(joined.id)).emit('receive_message', presentMessage(row, joined.name));
+    return { ok: true, id: row.id };
+  });
+}

@@ -1,0 +1,123 @@
+import { CHAT_TEXT, OPEN_ROOMS_PER_PERSON_MAX } from '../../../contract/socket/chat.ts';
+import {
+  countRoomsCreatedBy,
+  createRoom,
+  deleteRoom,
+  enterRoom,
+  exitRoom,
+  listRooms,
+  roomHistory,
+} from '../../chat/store.ts';
+import { presentMessage, presentRoom, presentRoomMetadata } from '../../presenters/chat.ts';
+import { Refusal } from '../../refusal.ts';
+import { findChatName } from '../../users/store.ts';
+import {
+  channel,
+  existingRoom,
+  mayManage,
+  type ChatConnection,
+  type ChatContext,
+} from './context.ts';
+import { catchUp } from './messages.ts';
+import { parsePayload } from './payload.ts';
+
+/**
+ * A socket's rooms: the room list when it connects, and `create_room`, `join_room` (with the
+ * catch-up), `leave_room`, `load_history`, `close_room`, and its departure on disconnect.
+ */
+export function roomEvents(context: ChatContext, { socket, user, on }: ChatConnection) {
+  const { db, io, log, now, pushRooms, ready, serverId } = context;
+
+  /** Takes the socket out of its room, if it is in one. */
+  const leave = async () => {
+    const room = socket.data.room;
+    if (!room) return;
+    socket.data.room = undefined;
+    await socket.leave(channel(room.id));
+    await exitRoom(db, socket.id);
+    pushRooms();
+  };
+
+  /** The name the person chose in the forum may have changed since they connected. */
+  const refreshName = async () => {
+    const name = await findChatName(db, user.id);
+    if (name !== undefined) user.chatName = name;
+  };
+
+  void ready
+    .then(() => listRooms(db, now()))
+    .then((rows) => socket.emit('available_rooms', rows.map(presentRoom)))
+    .catch((error: unknown) => log.warn({ err: error }, 'could not send the room list'));
+
+  on('create_room', async (payload) => {
+    const body = parsePayload('create_room', payload);
+    // Rooms stay until closed and every socket receives the list: one person cannot grow it
+    // without bound. (Two creations at the same instant may both pass; the bound holds roughly.)
+    if (
+      user.role !== 'librarian' &&
+      (await countRoomsCreatedBy(db, user.id)) >= OPEN_ROOMS_PER_PERSON_MAX
+    ) {
+      throw new Refusal(429, CHAT_TEXT.tooManyRooms);
+    }
+    await refreshName();
+    const room = await createRoom(db, {
+      name: body.roomName,
+      description: body.description,
+      creatorId: user.id,
+      creatorName: user.chatName,
+    });
+    if (!room) throw new Refusal(409, CHAT_TEXT.duplicateRoom);
+    pushRooms();
+  });
+
+  on('join_room', async (payload) => {
+    const body = parsePayload('join_room', payload);
+    const room = await existingRoom(db, body.roomName);
+    await refreshName();
+    if (socket.data.room?.id !== room.id) {
+      await leave();
+      await socket.join(channel(room.id));
+      socket.data.room = { id: room.id, name: room.name };
+    }
+    await enterRoom(db, { socketId: socket.id, serverId, roomId: room.id, userId: user.id });
+    const { messages, info } = await catchUp(db, room, body.after);
+    socket.emit('room_history', messages, info);
+    socket.emit('room_metadata', presentRoomMetadata(room));
+    pushRooms();
+  });
+
+  on('leave_room', async () => {
+    await leave();
+  });
+
+  on('load_history', async (payload) => {
+    const body = parsePayload('load_history', payload);
+    const room = await existingRoom(db, body.roomName);
+    const { messages, hasMore } = await roomHistory(db, room.id, { before: body.before });
+    return {
+      ok: true,
+      history: messages.map((message) => presentMessage(message, room.name)),
+      hasMore,
+    };
+  });
+
+  on('close_room', async (payload) => {
+    const body = parsePayload('close_room', payload);
+    const room = await existingRoom(db, body.roomName);
+    if (!mayManage(user, room)) {
+      throw new Refusal(403, 'Only the room’s creator or a librarian can close it.');
+    }
+    await deleteRoom(db, room.id);
+    io.to(channel(room.id)).emit('room_closed', { roomName: room.name });
+    io.in(channel(room.id)).socketsLeave(channel(room.id));
+    pushRooms();
+  });
+
+  socket.on('disconnect', () => {
+    if (!socket.data.room) return;
+    socket.data.room = undefined;
+    exitRoom(db, socket.id)
+      .then(pushRooms)
+      .catch((error: unknown) => log.warn({ err: error }, 'could not record a departure'));
+  });
+}
