@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { PageHeader } from './page-header.tsx';
 import styles from './page.module.css';
 
 /** A plain content screen: eyebrow, title, lead text, free content and actions. */
@@ -20,15 +21,10 @@ export function SimplePage({
   return (
     <div className={`container ${styles.page}`}>
       <div className={styles.narrow}>
-        {eyebrow ? <span className={styles.eyebrow}>{eyebrow}</span> : null}
-        <h1 className={styles.title}>{title}</h1>
-        {lead ? <p className={styles.lead}>{lead}</p> : null}
+        <PageHeader eyebrow={eyebrow} title={title} lead={lead} prominent />
         {children}
         {actions ? <div className={styles.actions}>{actions}</div> : null}
       </div>
     </div>
   );
 }
-
-/** Class names for content inside a `SimplePage`. */
-export const pageStyles = styles;

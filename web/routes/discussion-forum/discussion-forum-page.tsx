@@ -6,6 +6,7 @@ import { useAvailableRooms, useChatConnection } from '../../api/chat-socket.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ConnectionNotice } from '../../components/chat/connection-notice.tsx';
 import { FormMessage } from '../../components/forms/fields.tsx';
+import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { CreateRoomForm } from './create-room-form.tsx';
@@ -60,11 +61,11 @@ export function DiscussionForumPage() {
   };
 
   return (
-    <div className={`container ${styles.page}`}>
-      <h1 className={styles.title}>Discussion Forum</h1>
-      <p className={styles.lead}>
-        Talk about your courses in public chat rooms, or start a room of your own.
-      </p>
+    <div className={`container ${pageStyles.screen}`}>
+      <PageHeader
+        title="Discussion Forum"
+        lead="Talk about your courses in public chat rooms, or start a room of your own."
+      />
       <ConnectionNotice connection={connection} />
 
       {!username || editingName ? (

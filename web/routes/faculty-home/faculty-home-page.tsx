@@ -2,6 +2,7 @@ import { FACULTY_IMPACT_COUNTERS } from '../../../contract/limits.ts';
 import { ROUTES } from '../../../contract/routes.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ButtonLink } from '../../components/ui/button.tsx';
+import { PageHeader } from '../../components/page/page-header.tsx';
 import { StatCounters } from '../../components/ui/stat-counters.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from '../student-home/home.module.css';
@@ -14,26 +15,27 @@ export function FacultyHomePage() {
     <>
       <section className={styles.hero} aria-labelledby="faculty-home-title">
         <div className="container">
-          <h1 id="faculty-home-title" className={styles.title}>
-            Welcome, {user?.firstName}
-          </h1>
-          <p className={styles.lead}>
-            Publish course materials for your students and answer the resources they ask the library
-            to get.
-          </p>
-          <div className={styles.actions}>
-            <ButtonLink to={ROUTES.publish} variant="primary">
-              Start Publishing
-            </ButtonLink>
-            <ButtonLink to={ROUTES.requests} variant="outline">
-              Book Requests
-            </ButtonLink>
-            {user?.role === 'librarian' ? (
-              <ButtonLink to={ROUTES.libraryDesk} variant="outline">
-                Library desk
-              </ButtonLink>
-            ) : null}
-          </div>
+          <PageHeader
+            id="faculty-home-title"
+            title={<>Welcome, {user?.firstName}</>}
+            lead="Publish course materials for your students and answer the resources they ask the library to get."
+            prominent
+            actions={
+              <>
+                <ButtonLink to={ROUTES.publish} variant="primary">
+                  Start Publishing
+                </ButtonLink>
+                <ButtonLink to={ROUTES.requests} variant="outline">
+                  Book Requests
+                </ButtonLink>
+                {user?.role === 'librarian' ? (
+                  <ButtonLink to={ROUTES.libraryDesk} variant="outline">
+                    Library desk
+                  </ButtonLink>
+                ) : null}
+              </>
+            }
+          />
         </div>
       </section>
       <section className={`container ${styles.section}`} aria-labelledby="impact-title">

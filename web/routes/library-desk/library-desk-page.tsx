@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useDeskPickups } from '../../api/reservations.ts';
 import { FormMessage, formStyles } from '../../components/forms/fields.tsx';
+import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { recordStyles } from '../../components/records/status-badge.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { DeskReservationItem } from './desk-reservation.tsx';
@@ -33,12 +34,11 @@ export function LibraryDeskPage() {
   };
 
   return (
-    <div className={`container ${styles.page}`}>
-      <h1 className={styles.title}>Library desk</h1>
-      <p className={styles.lead}>
-        Hand out reserved copies in their pickup slots, mark the people who did not come, and take
-        copies back when they are returned.
-      </p>
+    <div className={`container ${pageStyles.screen}`}>
+      <PageHeader
+        title="Library desk"
+        lead="Hand out reserved copies in their pickup slots, mark the people who did not come, and take copies back when they are returned."
+      />
       <div className={`${formStyles.field} ${styles.dateField}`}>
         <label htmlFor={dateId} className={formStyles.label}>
           Date

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useCurrentUser } from '../../api/session.ts';
 import { FormMessage, formStyles } from '../../components/forms/fields.tsx';
+import { pageStyles } from '../../components/page/page-header.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { driveFileId, drivePreviewUrl } from './drive-link.ts';
@@ -35,7 +36,7 @@ export function ReaderPage() {
   };
 
   return (
-    <div className={`container ${styles.page}`}>
+    <div className={`container ${pageStyles.screen}`}>
       <h1 className={formStyles.title}>Reader</h1>
       <form className={styles.linkForm} onSubmit={open}>
         <label htmlFor={linkId} className={formStyles.label}>

@@ -10,6 +10,7 @@ import {
 } from '../../../contract/http/requests.ts';
 import { type RequestListFilters, useRequestList } from '../../api/requests.ts';
 import { formStyles } from '../../components/forms/fields.tsx';
+import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { formatDate } from '../../components/records/format.ts';
 import { REQUEST_STATUS_TONES, StatusBadge } from '../../components/records/status-badge.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
@@ -93,12 +94,11 @@ export function RequestsPage() {
   };
 
   return (
-    <div className={`container ${styles.page}`}>
-      <h1 className={styles.title}>Resource requests</h1>
-      <p className={styles.lead}>
-        The books, journals, articles and course materials people have asked the library to get.
-        Accept, order and make them available, or reject them with a reason the requester will see.
-      </p>
+    <div className={`container ${pageStyles.screen}`}>
+      <PageHeader
+        title="Resource requests"
+        lead="The books, journals, articles and course materials people have asked the library to get. Accept, order and make them available, or reject them with a reason the requester will see."
+      />
       <fieldset className={styles.filters}>
         <legend>Filter and sort</legend>
         <FilterSelect

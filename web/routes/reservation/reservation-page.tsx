@@ -11,6 +11,7 @@ import {
 import { useCurrentUser } from '../../api/session.ts';
 import { FormMessage } from '../../components/forms/fields.tsx';
 import { formatDateTime } from '../../components/records/format.ts';
+import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { MyReservations } from '../../components/records/my-reservations.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
@@ -154,11 +155,11 @@ export function ReservationPage() {
   };
 
   return (
-    <div className={`container ${styles.page}`}>
-      <h1 className={styles.title}>Offline Book Service</h1>
-      <p className={styles.lead}>
-        Reserve a physical book and pick it up at the library desk in a 30-minute slot.
-      </p>
+    <div className={`container ${pageStyles.screen}`}>
+      <PageHeader
+        title="Offline Book Service"
+        lead="Reserve a physical book and pick it up at the library desk in a 30-minute slot."
+      />
       <section className={styles.panel} aria-labelledby="reservation-step-title">
         <StepIndicator step={step} />
         <h2 id="reservation-step-title" ref={heading} tabIndex={-1} className={styles.stepTitle}>

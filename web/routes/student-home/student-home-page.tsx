@@ -4,6 +4,7 @@ import { useCurrentUser } from '../../api/session.ts';
 import { MyRequests } from '../../components/records/my-requests.tsx';
 import { MyReservations } from '../../components/records/my-reservations.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
+import { PageHeader } from '../../components/page/page-header.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from './home.module.css';
 
@@ -46,21 +47,22 @@ export function StudentHomePage() {
     <>
       <section className={styles.hero} aria-labelledby="student-home-title">
         <div className="container">
-          <h1 id="student-home-title" className={styles.title}>
-            Welcome, {user?.firstName}
-          </h1>
-          <p className={styles.lead}>
-            Find books, research papers and course materials, reserve a copy for pickup, or talk
-            things through with other students.
-          </p>
-          <div className={styles.actions}>
-            <ButtonLink to={ROUTES.librarySearch} variant="primary">
-              Get Started
-            </ButtonLink>
-            <ButtonLink to={ROUTES.discussionForum} variant="outline">
-              Discussion Forum
-            </ButtonLink>
-          </div>
+          <PageHeader
+            id="student-home-title"
+            title={<>Welcome, {user?.firstName}</>}
+            lead="Find books, research papers and course materials, reserve a copy for pickup, or talk things through with other students."
+            prominent
+            actions={
+              <>
+                <ButtonLink to={ROUTES.librarySearch} variant="primary">
+                  Get Started
+                </ButtonLink>
+                <ButtonLink to={ROUTES.discussionForum} variant="outline">
+                  Discussion Forum
+                </ButtonLink>
+              </>
+            }
+          />
         </div>
       </section>
       <section className={`container ${styles.section}`} aria-labelledby="categories-title">
