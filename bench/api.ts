@@ -1,7 +1,8 @@
 /**
- * `npm run bench:api [-- --quick] [-- --profile]`: requests per second and latency of two read
- * routes of the API, `GET /api/search` (varied, realistic queries; open to guests) and
- * `GET /api/users/get-books` (the course materials list; signed in), next to a bare Fastify
+ * `npm run bench:api [-- --quick] [-- --profile]`: requests per second and latency of three read
+ * routes of the API, `GET /api/search` (varied, realistic queries; open to guests),
+ * `GET /api/users/get-books` (the course materials list; signed in) and `GET /api/users/me` (who
+ * is signed in: the cost of knowing who asks, which every signed-in call pays), next to a bare Fastify
  * server (`bench/api-bare-server.ts`) answering the same paths with a constant body, in the same
  * run. Every server runs in its own process, as `npm start` runs it; the load generator
  * (autocannon) runs in this one.
@@ -31,11 +32,13 @@
  * Counted: requests per second, p50/p99 latency, responses other than 2xx and errors (both must
  * be 0), and CPU time of the server process and, for PostgreSQL, the database's processes, per
  * request (from /proc), with this process's own CPU time: on two cores the client competes with
- * the server.
+ * the server. Beside the CPU, the statements the app sent to its database per request (its
+ * process preloads `bench/count-statements.ts`; `npm start` does not): on PGlite each costs a
+ * fixed 0.25–0.4 ms of CPU, so they are most of a request's cost (docs/decisions/019).
  *
  * Engines: PGlite (the default) and, when Debian's PostgreSQL is installed, a private cluster.
- * `BENCH_ENGINES=PGlite` or `PostgreSQL` measures one. `--quick` shortens the windows and
- * measures PGlite only; `--profile` writes a CPU profile of each app server process
+ * `BENCH_ENGINES=PGlite` or `PostgreSQL` measures one, `BENCH_ROUTES=me,get-books` only those
+ * routes (of search, get-books, me). `--quick` shortens the windows and measures PGlite only; `--profile` writes a CPU profile of each app server process
  * (`node --cpu-prof`) to a folder it prints.
  */
 import { spawn } from 'node:child_process';
@@ -44,8 +47,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
+import { findPostgresBin } from '../scripts/lib/postgres-cluster.ts';
 import { openDatabase, openPostgres } from '../server/db/client.ts';
 import {
   cpuSpent,
@@ -64,6 +66,7 @@ import {
   sleep,
   SEARCH_QUERIES,
   machineLine,
+  privatePostgres,
 } from './lib.ts';
 
 const QUICK = process.argv.includes('--quick');
@@ -85,20 +88,32 @@ const CAPACITY_TARGETS: Record<string, Record<string, number>> = {
   'get-books': { 'app PGlite': 150, 'app PostgreSQL': 250 },
 };
 const P99_TARGET_MS = 50;
+/**
+ * CPU per request of the app process on PGlite (docs/decisions/019): knowing who asks and the
+ * course list, whose cost was mostly statements.
+ */
+const CPU_TARGETS_MS: Record<string, Record<string, number>> = {
+  me: { 'app PGlite': 1.5 },
+  'get-books': { 'app PGlite': 3 },
+};
 const profileDir = PROFILE ? mkdtempSync(path.join(os.tmpdir(), 'digi-api-profile-')) : undefined;
 
 const SEARCHES = SEARCH_QUERIES.map((query) => `/api/search?${new URLSearchParams(query)}`);
 
 interface Route {
-  name: 'search' | 'get-books';
+  name: 'search' | 'get-books' | 'me';
   paths: string[];
   signedIn: boolean;
 }
 
-const ROUTES: Route[] = [
-  { name: 'search', paths: SEARCHES, signedIn: false },
-  { name: 'get-books', paths: ['/api/users/get-books'], signedIn: true },
-];
+const ROUTE_NAMES = process.env.BENCH_ROUTES?.split(',');
+const ROUTES: Route[] = (
+  [
+    { name: 'search', paths: SEARCHES, signedIn: false },
+    { name: 'get-books', paths: ['/api/users/get-books'], signedIn: true },
+    { name: 'me', paths: ['/api/users/me'], signedIn: true },
+  ] satisfies Route[]
+).filter((route) => !ROUTE_NAMES || ROUTE_NAMES.includes(route.name));
 
 // ---------------------------------------------------------------------------------------------
 // Servers
@@ -111,6 +126,8 @@ interface Target {
   pids(): number[];
   /** The database server's processes, when it has its own (PostgreSQL). */
   databasePids(): number[];
+  /** Statements the app has sent to its database so far (the bare server has none). */
+  statements?(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -150,15 +167,18 @@ function appTarget(
     cookies,
     pids: () => [server.child.pid!],
     databasePids: () => (databasePort ? postgresPids(databasePort) : []),
+    statements: () => server.statements(),
     stop: () => server.stop(),
   };
 }
 
 /**
  * One answer of each route from the app, to check they succeed and to give the bare server
- * bodies of the same size: the search answer of median size, and the course list.
+ * bodies of the same size: the search answer of median size, the course list and who is signed in.
  */
-async function captureAnswers(target: Target): Promise<{ search: unknown; books: unknown }> {
+async function captureAnswers(
+  target: Target,
+): Promise<{ search: unknown; books: unknown; me: unknown }> {
   const fetchJson = async (route: string, cookie = '') => {
     const response = await fetch(`${target.url}${route}`, { headers: { cookie } });
     const text = await response.text();
@@ -170,11 +190,12 @@ async function captureAnswers(target: Target): Promise<{ search: unknown; books:
   searches.sort((a, b) => a.text.length - b.text.length);
   const search = searches[Math.floor(searches.length / 2)]!;
   const books = await fetchJson('/api/users/get-books', target.cookies[0]);
+  const me = await fetchJson('/api/users/me', target.cookies[0]);
   const sizes = searches.map(({ text }) => Buffer.byteLength(text));
   console.log(
     `  answer sizes: search ${Math.min(...sizes).toLocaleString('en-US')} to ${Math.max(...sizes).toLocaleString('en-US')} bytes (median ${Buffer.byteLength(search.text).toLocaleString('en-US')}), get-books ${Buffer.byteLength(books.text).toLocaleString('en-US')} bytes`,
   );
-  return { search: search.body, books: books.body };
+  return { search: search.body, books: books.body, me: me.body };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,6 +338,8 @@ interface Row extends Run {
   serverCpuMs: number;
   databaseCpuMs: number;
   benchCpuMs: number;
+  /** Statements the app sent to its database during the run (undefined for the bare server). */
+  statements: number | undefined;
   /** The machine's 1-minute load average when the run ended (other work on it shows here). */
   loadAverage: number;
 }
@@ -353,9 +376,11 @@ async function measured(
   const databasePids = target.databasePids();
   const serverBefore = processCpuMs(target.pids());
   const databaseBefore = processCpuMs(databasePids);
+  const statementsBefore = await target.statements?.();
   const benchBefore = process.cpuUsage();
   const result = await run();
   const bench = process.cpuUsage(benchBefore);
+  const statementsAfter = await target.statements?.();
   const row: Row = {
     ...result,
     server: target.name,
@@ -366,6 +391,10 @@ async function measured(
     serverCpuMs: cpuSpent(serverBefore, processCpuMs(target.pids())),
     databaseCpuMs: cpuSpent(databaseBefore, processCpuMs(databasePids)),
     benchCpuMs: (bench.user + bench.system) / 1000,
+    statements:
+      statementsBefore === undefined || statementsAfter === undefined
+        ? undefined
+        : statementsAfter - statementsBefore,
     loadAverage: os.loadavg()[0] ?? NaN,
   };
   rows.push(row);
@@ -430,7 +459,7 @@ async function measure(target: Target): Promise<void> {
 // Report
 
 const HEADER =
-  'server         | route     | load         | client     | offered/s |  req/s | p50 ms | p99 ms | vs bare | server CPU | ms/req | db CPU | db ms/req | bench CPU | load | non-2xx | errors | unanswered';
+  'server         | route     | load         | client     | offered/s |  req/s | p50 ms | p99 ms | vs bare | server CPU | ms/req | stmt/req | db CPU | db ms/req | bench CPU | load | non-2xx | errors | unanswered';
 
 function printRow(row: Row) {
   const seconds = row.completed / row.rate;
@@ -451,6 +480,7 @@ function printRow(row: Row) {
       ratio.padStart(7),
       percent(row.serverCpuMs).padStart(10),
       format(row.serverCpuMs / row.completed, 2).padStart(6),
+      (row.statements === undefined ? '' : format(row.statements / row.completed, 2)).padStart(8),
       (database ? percent(row.databaseCpuMs) : '').padStart(6),
       (database ? format(row.databaseCpuMs / row.completed, 2) : '').padStart(9),
       percent(row.benchCpuMs).padStart(9),
@@ -476,7 +506,6 @@ console.log(
 );
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'digi-api-bench-'));
-const bin = findPostgresBin();
 const engines: { name: string; start(): Promise<Target>; dispose(): void }[] = [];
 if (wanted('PGlite')) {
   const dataDir = path.join(work, 'pglite');
@@ -487,33 +516,32 @@ if (wanted('PGlite')) {
       const database = await openDatabase({ dataDir });
       await loadCatalogue(database);
       await database.close();
-      const server = await startAppServer({ DATA_DIR: dataDir }, { profileDir });
+      const server = await startAppServer(
+        { DATA_DIR: dataDir },
+        { profileDir, countStatements: true },
+      );
       return appTarget('app PGlite', server, await registerPeople(server.url, PEOPLE));
     },
     dispose: () => {},
   });
 }
-if (wanted('PostgreSQL') && bin) {
+if (wanted('PostgreSQL') && findPostgresBin()) {
   let stopCluster = () => {};
   engines.push({
     name: 'PostgreSQL',
     async start() {
       console.log('\napp, PostgreSQL');
-      const cluster = await startPostgresCluster(bin);
-      stopCluster = cluster.stop;
-      const admin = new pg.Client({ connectionString: cluster.url });
-      await admin.connect();
-      await admin.query('CREATE DATABASE bench');
-      await admin.end();
-      const url = cluster.url.replace(/\/postgres$/, '/bench');
+      const postgres = await privatePostgres('bench');
+      if (!postgres) throw new Error('PostgreSQL is not installed');
+      stopCluster = postgres.stop;
+      const { url, port } = postgres;
       const database = openPostgres(url);
       await loadCatalogue(database);
       await database.close();
       const server = await startAppServer(
         { DATA_DIR: path.join(work, 'postgres'), DATABASE_URL: url },
-        { profileDir },
+        { profileDir, countStatements: true },
       );
-      const port = new URL(cluster.url).port;
       return appTarget('app PostgreSQL', server, await registerPeople(server.url, PEOPLE), port);
     },
     dispose: () => {
@@ -557,7 +585,7 @@ try {
 console.log(`\n${HEADER}`);
 for (const row of rows) printRow(row);
 
-console.log('\nTargets (issue 8, budget 2 as restated in docs/decisions/012):');
+console.log('\nTargets (issue 8, budget 2 as restated in docs/decisions/012; CPU: decision 019):');
 for (const route of ROUTES) {
   const bare = bareSaturated(route.name);
   for (const server of ['app PGlite', 'app PostgreSQL']) {
@@ -571,14 +599,25 @@ for (const route of ROUTES) {
       );
     const saturated = of('saturation', 'autocannon');
     const ownEven = of('half of own', 'even');
+    if (!bare || !saturated || !ownEven) continue;
     const capacity = CAPACITY_TARGETS[route.name]?.[server];
-    if (!bare || !saturated || !ownEven || capacity === undefined) continue;
+    const cpuTarget = CPU_TARGETS_MS[route.name]?.[server];
     const perRequest = (row: Row) => (row.serverCpuMs + row.databaseCpuMs) / row.completed;
     const verdict = (met: boolean) => (met ? 'met' : 'missed');
+    const appCpu = saturated.serverCpuMs / saturated.completed;
     console.log(
-      `  ${route.name}, ${server}: ${format(saturated.rate, 0)} requests/s (target ≥ ${capacity}: ${verdict(saturated.rate >= capacity)}); ` +
+      `  ${route.name}, ${server}: ${format(saturated.rate, 0)} requests/s` +
+        (capacity === undefined
+          ? '; '
+          : ` (target ≥ ${capacity}: ${verdict(saturated.rate >= capacity)}); `) +
         `p99 ${format(ownEven.p99, 1)} ms at half of that, evenly paced (target < ${P99_TARGET_MS} ms: ${verdict(ownEven.p99 < P99_TARGET_MS)}); ` +
-        `${format(saturated.rate / bare.rate, 3)} × the bare route; CPU per request ${format(perRequest(saturated), 2)} ms (bare ${format(perRequest(bare), 2)} ms)`,
+        `${format(saturated.rate / bare.rate, 3)} × the bare route; CPU per request ${format(perRequest(saturated), 2)} ms (bare ${format(perRequest(bare), 2)} ms)` +
+        (cpuTarget === undefined
+          ? ''
+          : `, app ${format(appCpu, 2)} ms (target ≤ ${cpuTarget}: ${verdict(appCpu <= cpuTarget)})`) +
+        (saturated.statements === undefined
+          ? ''
+          : `; ${format(saturated.statements / saturated.completed, 2)} statements per request`),
     );
   }
 }

@@ -44,8 +44,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
 import {
   cpuSpent,
   forEachAtMost,
@@ -60,6 +58,7 @@ import {
   loadAverage,
   sleep,
   machineLine,
+  privatePostgres,
 } from './lib.ts';
 import {
   closeWebSocket,
@@ -598,20 +597,15 @@ if (wanted('PGlite')) {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-const bin = findPostgresBin();
-if (wanted('PostgreSQL') && bin) {
-  const cluster = await startPostgresCluster(bin);
+const postgres = wanted('PostgreSQL') ? await privatePostgres('bench') : undefined;
+if (postgres) {
   try {
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query('CREATE DATABASE bench');
-    await admin.end();
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'digi-chat-bench-'));
-    const env = { DATA_DIR: dataDir, DATABASE_URL: cluster.url.replace(/\/postgres$/, '/bench') };
+    const env = { DATA_DIR: dataDir, DATABASE_URL: postgres.url };
     const one = await startChatServer(env);
     console.log('\nchat, PostgreSQL, 1 process');
     const cookies = await registerPeople(one.url, CLIENTS);
-    const port = new URL(cluster.url).port;
+    const { port } = postgres;
     const single = chatTarget('chat PostgreSQL', [one], cookies, port);
     await measure(single, 'pg1');
     if (TWO_PROCESSES) {
@@ -622,7 +616,7 @@ if (wanted('PostgreSQL') && bin) {
     } else await single.stop();
     rmSync(dataDir, { recursive: true, force: true });
   } finally {
-    cluster.stop();
+    postgres.stop();
   }
 } else if (wanted('PostgreSQL')) {
   console.log(

@@ -72,34 +72,30 @@ export async function benchDatabases(
       },
     });
   }
-  const bin = findPostgresBin();
-  if (!wanted('PostgreSQL')) {
-    // Not asked for.
-  } else if (options.postgresUrl) {
+  if (!wanted('PostgreSQL')) return result;
+  if (options.postgresUrl) {
     const handle = openPostgres(options.postgresUrl);
     await migrate(handle);
     result.push({ name: 'PostgreSQL', handle, dispose: () => handle.close() });
-  } else if (bin) {
-    const cluster = await startPostgresCluster(bin);
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query('CREATE DATABASE bench');
-    await admin.end();
-    const handle = openPostgres(cluster.url.replace(/\/postgres$/, '/bench'));
-    await migrate(handle);
-    result.push({
-      name: 'PostgreSQL',
-      handle,
-      dispose: async () => {
-        await handle.close();
-        cluster.stop();
-      },
-    });
-  } else {
+    return result;
+  }
+  const postgres = await privatePostgres('bench');
+  if (!postgres) {
     console.log(
       'PostgreSQL is not installed (apt-get install -y postgresql): measuring PGlite only.',
     );
+    return result;
   }
+  const handle = openPostgres(postgres.url);
+  await migrate(handle);
+  result.push({
+    name: 'PostgreSQL',
+    handle,
+    dispose: async () => {
+      await handle.close();
+      postgres.stop();
+    },
+  });
   return result;
 }
 
@@ -257,6 +253,11 @@ export async function registerPeople(
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /**
+   * How many statements it has sent to its database so far; only when started with
+   * `countStatements` (otherwise it rejects).
+   */
+  statements(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -264,15 +265,22 @@ export interface ServerProcess {
  * `server/index.ts` as `npm start` runs it (production, JSON logs at `info`), on a free port;
  * `env` adds to or overrides that (DATA_DIR, DATABASE_URL, …). `profileDir` adds `--cpu-prof`
  * (not allowed in NODE_OPTIONS), writing the profile there when the process exits.
+ * `countStatements` preloads `./count-statements.ts`, which counts the statements the server
+ * sends to its database, and opens an IPC channel to ask it (`statements()`).
  */
 export async function startAppServer(
   env: Record<string, string>,
-  options: { profileDir?: string | undefined } = {},
+  options: { profileDir?: string | undefined; countStatements?: boolean } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const profile = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/index.ts'], {
+  // Preloaded after tsx, which it needs to be TypeScript.
+  const counting = options.countStatements
+    ? ['--import', path.join(import.meta.dirname, 'count-statements.ts')]
+    : [];
+  const args = [...profile, '--import', 'tsx', ...counting, 'server/index.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -289,7 +297,7 @@ export async function startAppServer(
         : {}),
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(options.countStatements ? ['ipc' as const] : [])],
   });
   let tail = '';
   await new Promise<void>((resolve, reject) => {
@@ -308,7 +316,16 @@ export async function startAppServer(
   child.stderr?.on('data', (chunk: Buffer) => {
     if (/error/i.test(chunk.toString())) process.stderr.write(chunk);
   });
-  return { url, child, stop: () => stopChild(child) };
+  const statements = () =>
+    new Promise<number>((resolve, reject) => {
+      if (!child.connected) {
+        reject(new Error('this server does not count its statements'));
+        return;
+      }
+      child.once('message', (message) => resolve((message as { statements: number }).statements));
+      child.send('statements');
+    });
+  return { url, child, statements, stop: () => stopChild(child) };
 }
 
 /** A number as the benches' tables print it: thousands separated, `digits` decimals, '–' if none. */

@@ -43,7 +43,6 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { hashPassword, verifyPassword } from 'better-auth/crypto';
 import pg from 'pg';
-import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
 import { registrationFactory } from '../server/test/factories.ts';
 import {
   cpuSpent,
@@ -56,6 +55,7 @@ import {
   loadAverage,
   sleep,
   machineLine,
+  privatePostgres,
 } from './lib.ts';
 import { connectSocketIo, type WireSocket, createRooms } from './lib-socket.ts';
 
@@ -383,19 +383,14 @@ if (wanted('PGlite')) {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
-const bin = findPostgresBin();
-if (wanted('PostgreSQL') && bin) {
-  const cluster = await startPostgresCluster(bin);
+const postgres = wanted('PostgreSQL') ? await privatePostgres('login') : undefined;
+if (postgres) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'digi-login-'));
   try {
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query('CREATE DATABASE login');
-    await admin.end();
-    const env = { DATA_DIR: dataDir, DATABASE_URL: cluster.url.replace(/\/postgres$/, '/login') };
-    results.push(await measure('PostgreSQL', env, new URL(cluster.url).port));
+    const env = { DATA_DIR: dataDir, DATABASE_URL: postgres.url };
+    results.push(await measure('PostgreSQL', env, postgres.port));
   } finally {
-    cluster.stop();
+    postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 } else if (wanted('PostgreSQL')) {

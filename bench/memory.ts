@@ -44,8 +44,6 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
 import {
   forEachAtMost,
   processMemory,
@@ -57,6 +55,7 @@ import {
   loadAverage,
   sleep,
   machineLine,
+  privatePostgres,
 } from './lib.ts';
 import { connectSocketIo, type WireSocket, createRooms } from './lib-socket.ts';
 
@@ -509,21 +508,16 @@ if (wanted('PGlite')) {
   }
 }
 
-const bin = findPostgresBin();
-if (wanted('PostgreSQL') && bin) {
-  const cluster = await startPostgresCluster(bin);
+const postgres = wanted('PostgreSQL') ? await privatePostgres('memory') : undefined;
+if (postgres) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'digi-memory-'));
   try {
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query('CREATE DATABASE memory');
-    await admin.end();
-    const env = { DATA_DIR: dataDir, DATABASE_URL: cluster.url.replace(/\/postgres$/, '/memory') };
+    const env = { DATA_DIR: dataDir, DATABASE_URL: postgres.url };
     if (PARTS.includes('import')) await importInto('PostgreSQL', env);
     else migrateDatabase(env);
     if (PARTS.includes('sockets')) await socketsOn('PostgreSQL', env);
   } finally {
-    cluster.stop();
+    postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 } else if (wanted('PostgreSQL')) {

@@ -33,14 +33,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { OPEN_REQUESTS_MAX } from '../contract/http/requests.ts';
 import {
   MESSAGE_RATE_LIMIT,
   MESSAGE_RATE_WINDOW_MS,
   type ChatMessage,
 } from '../contract/socket/chat.ts';
-import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
 import { openDatabase } from '../server/db/client.ts';
 import {
   cpuSpent,
@@ -59,6 +57,7 @@ import {
   sleep,
   SEARCH_QUERIES,
   machineLine,
+  privatePostgres,
 } from './lib.ts';
 import { connectSocketIo, type WireSocket, createRooms } from './lib-socket.ts';
 
@@ -901,16 +900,11 @@ for (const engine of ENGINES) {
     };
     let port: string | undefined;
     if (engine === 'PostgreSQL') {
-      const bin = findPostgresBin();
-      if (!bin) throw new Error('PostgreSQL is not installed (apt-get install -y postgresql)');
-      const cluster = await startPostgresCluster(bin);
-      stopCluster = cluster.stop;
-      const admin = new pg.Client({ connectionString: cluster.url });
-      await admin.connect();
-      await admin.query('CREATE DATABASE soak');
-      await admin.end();
-      env.DATABASE_URL = cluster.url.replace(/\/postgres$/, '/soak');
-      port = new URL(cluster.url).port;
+      const postgres = await privatePostgres('soak');
+      if (!postgres) throw new Error('PostgreSQL is not installed (apt-get install -y postgresql)');
+      stopCluster = postgres.stop;
+      env.DATABASE_URL = postgres.url;
+      port = postgres.port;
     } else if (engine !== 'PGlite') {
       throw new Error(`BENCH_ENGINES: unknown engine ${engine} (PGlite or PostgreSQL)`);
     }
