@@ -18,6 +18,37 @@ const contractPatterns = (extra = '') => [
   },
   { group: ['../../**'], message: CONTRACT_MESSAGE },
 ];
+const serverPatterns = [
+  {
+    group: ['**/web', '**/web/**'],
+    message: 'server/ must not import web code: share it through contract/.',
+  },
+];
+/**
+ * The server's domain folders own the library's rules and its database statements; the transports
+ * (`routes/` and `http/` for HTTP, `realtime/` for sockets) call them, never the reverse. A
+ * refusal is `Refusal` (server/refusal.ts), which both transports answer.
+ */
+const DOMAIN_FOLDERS = [
+  'auth',
+  'catalogue',
+  'chat',
+  'chatbot',
+  'commands',
+  'db',
+  'mail',
+  'requests',
+  'reservations',
+  'users',
+];
+const domainPatterns = [
+  ...serverPatterns,
+  {
+    regex: '^(?:\\.\\./)+(?:server/)?(?:routes|http|realtime)(?:/|$)',
+    message:
+      'Domain modules must not import routes/, http/ or realtime/: throw a Refusal (server/refusal.ts), and let the caller pass in what HTTP knows.',
+  },
+];
 const boundaries = {
   web: {
     files: ['web/**/*.{ts,tsx}'],
@@ -28,15 +59,9 @@ const boundaries = {
       },
     ],
   },
-  server: {
-    files: ['server/**/*.ts'],
-    patterns: [
-      {
-        group: ['**/web', '**/web/**'],
-        message: 'server/ must not import web code: share it through contract/.',
-      },
-    ],
-  },
+  server: { files: ['server/**/*.ts'], patterns: serverPatterns },
+  // After `server`, whose rule it replaces for these files (and so repeats).
+  domain: { files: [`server/{${DOMAIN_FOLDERS.join(',')}}/**/*.ts`], patterns: domainPatterns },
   contract: { files: ['contract/**/*.ts'], patterns: contractPatterns() },
   // After `contract`, so it wins for the tests (the real-data test reads ../shared/data).
   contractTests: { files: ['contract/**/*.test.ts'], patterns: contractPatterns('|node:') },

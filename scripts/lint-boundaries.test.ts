@@ -28,6 +28,54 @@ describe('folder boundaries (lint)', () => {
     ).toContain(RULE);
   });
 
+  it('forbids server/ domain folders from importing routes/, http/ or realtime/', async () => {
+    expect(
+      await ruleIds(
+        'server/requests/store.ts',
+        "import type { RouteContext } from '../routes/context.ts';\nexport type X = RouteContext;\n",
+      ),
+    ).toContain(RULE);
+    expect(
+      await ruleIds(
+        'server/reservations/holds.ts',
+        "import { parseInput } from '../http/errors.ts';\nvoid parseInput;\n",
+      ),
+    ).toContain(RULE);
+    expect(
+      await ruleIds(
+        'server/catalogue/import/x.ts',
+        "import { enforceRateLimits } from '../../http/rate-limit.ts';\nvoid enforceRateLimits;\n",
+      ),
+    ).toContain(RULE);
+    expect(
+      await ruleIds(
+        'server/chat/store.ts',
+        "import { mountRealtime } from '../realtime/index.ts';\nvoid mountRealtime;\n",
+      ),
+    ).toContain(RULE);
+    expect(
+      await ruleIds(
+        'server/users/store.ts',
+        "import { App } from '../../web/app.tsx';\nvoid App;\n",
+      ),
+    ).toContain(RULE);
+  });
+
+  it('lets domain folders import each other, contract/ (its http/ too) and the refusal', async () => {
+    expect(
+      await ruleIds(
+        'server/requests/store.ts',
+        "import { REQUEST_STATUS_LABELS } from '../../contract/http/requests.ts';\nimport { Refusal } from '../refusal.ts';\nimport { findUser } from '../users/store.ts';\nvoid REQUEST_STATUS_LABELS; void Refusal; void findUser;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds(
+        'server/routes/x/index.ts',
+        "import { parseInput } from '../../http/errors.ts';\nimport { fileRequest } from '../../requests/store.ts';\nvoid parseInput; void fileRequest;\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('lets contract/ import only zod, obscenity and contract files', async () => {
     expect(
       await ruleIds(

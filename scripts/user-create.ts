@@ -13,6 +13,7 @@ import { weakPasswordMessage } from '../server/auth/password-strength.ts';
 import { resolveAuthSecret } from '../server/auth/secret.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/client.ts';
+import { allowedOrigins } from '../server/http/origins.ts';
 import { migrate } from '../server/db/migrate.ts';
 
 function fail(message: string): never {
@@ -99,7 +100,12 @@ if (existing) {
   });
   if (weak) fail(weak);
   await withDatabase(async (database) => {
-    const auth = createAuth({ config, database, secret: resolveAuthSecret(config) });
+    const auth = createAuth({
+      config,
+      database,
+      secret: resolveAuthSecret(config),
+      trustedOrigins: allowedOrigins(config),
+    });
     const { user } = await auth.api.signUpEmail({
       body: { email: email.data, password, name: `${firstName} ${lastName}` },
     });

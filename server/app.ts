@@ -15,20 +15,24 @@ import { mountRealtime, userRoom } from './realtime/index.ts';
 import type { RouteContext } from './routes/context.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { catalogueRoutes } from './routes/catalogue/index.ts';
-import { docsRoutes } from './routes/docs/index.ts';
+import { installRouteDeclarations } from './routes/declare-route.ts';
+import { docsRoutes, installApiDocument } from './routes/docs/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { libraryRoutes } from './routes/library/index.ts';
 import { loadModerationWords } from './chat/moderation-words.ts';
 import { chatRoutes } from './routes/chat/index.ts';
 import { chatbotRoutes } from './routes/chatbot/index.ts';
-import { startSweeper } from './reservations/sweeper.ts';
+import { startSweeper } from './sweeper.ts';
 import { requestRoutes } from './routes/requests/index.ts';
 import { reservationRoutes } from './routes/reservations/index.ts';
 import { userRoutes } from './routes/users/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** `METHOD /api/path` of every API route, in registration order. */
+    /**
+     * `METHOD /api/path` of every API route, in registration order; not the reference page's files
+     * (hidden from the document: `/api/docs/reference/*`).
+     */
     apiRoutes: readonly string[];
   }
 }
@@ -67,13 +71,20 @@ export async function buildApp({
     pluginTimeout: 30_000,
     logger: {
       level: config.logLevel,
-      // Readable lines for a person at a terminal while developing; JSON lines everywhere else.
-      ...(config.env === 'development' && process.stdout.isTTY
+      // Readable lines for a person at a terminal while developing; JSON lines everywhere else
+      // (production, tests, a log collector). `npm run dev` runs the server under concurrently,
+      // whose pipe is no TTY; concurrently sets FORCE_COLOR when its own output is a colour
+      // terminal, so that counts as a person watching too.
+      ...(config.env === 'development' &&
+      (process.stdout.isTTY || !['0', 'false', undefined].includes(process.env.FORCE_COLOR))
         ? {
-            transport: {
-              target: 'pino-pretty',
-              options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
-            },
+            // Written at once in this thread, not by a transport's worker: `tsx watch` kills the
+            // server outright on a second Ctrl+C, and a worker's last lines would be lost.
+            stream: (await import('pino-pretty')).default({
+              translateTime: 'HH:MM:ss',
+              ignore: 'pid,hostname',
+              sync: true,
+            }),
           }
         : {}),
       // Never log credentials, even if a later route logs a body or headers.
@@ -92,6 +103,7 @@ export async function buildApp({
   });
 
   installErrorHandler(app);
+  installRouteDeclarations(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -127,6 +139,7 @@ export async function buildApp({
     config,
     database,
     secret: resolveAuthSecret(config),
+    trustedOrigins: allowedOrigins(config),
     mailer,
     logger: app.log,
     // The account's sockets go with the sessions a reset ends.
@@ -140,10 +153,11 @@ export async function buildApp({
   const apiRoutes: string[] = [];
   app.decorate('apiRoutes', apiRoutes);
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api')) return;
+    if (!route.url.startsWith('/api') || route.schema?.hide) return;
     for (const method of [route.method].flat())
       if (method !== 'HEAD') apiRoutes.push(`${method} ${route.url}`);
   });
+  await installApiDocument(app, config);
   await app.register(
     async (api) => {
       await api.register(healthRoutes, context);

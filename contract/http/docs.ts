@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * `GET /api/docs`: the OpenAPI 3.1 description of the HTTP API, built from these contract
- * schemas. Only its outline is checked here; the rest is plain JSON Schema and OpenAPI objects.
+ * `GET /api/docs/openapi.json` (and `GET /api/docs` for a caller that does not prefer HTML): the
+ * OpenAPI 3.1 description of the HTTP API, built from these contract schemas. Only its outline is
+ * checked here; the rest is plain JSON Schema and OpenAPI objects.
  */
 export const apiDocumentSchema = z
   .object({

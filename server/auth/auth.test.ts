@@ -11,7 +11,12 @@ describe.each(testDatabaseKinds())('better-auth on our schema (%s)', (kind) => {
 
   it('finds every table and column it needs in our SQL migrations', async () => {
     database = await openTestDatabase(kind);
-    const auth = createAuth({ config: testConfig(), database, secret: 'x'.repeat(48) });
+    const auth = createAuth({
+      config: testConfig(),
+      database,
+      secret: 'x'.repeat(48),
+      trustedOrigins: [],
+    });
     const { toBeCreated, toBeAdded } = await getMigrations(auth.options);
     expect(toBeCreated.map((table) => table.table)).toEqual([]);
     expect(

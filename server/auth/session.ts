@@ -1,16 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '../../contract/http/users.ts';
-import type { DatabaseHandle } from '../db/client.ts';
-import type { UsersTable } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
-import type { Auth } from './auth.ts';
-import type { Selectable } from 'kysely';
-
-/** A user row as our routes read it. */
-export type UserRow = Selectable<UsersTable>;
-
-/** The header that tells better-auth the client address Fastify resolved (see `toFetchHeaders`). */
-export const CLIENT_IP_HEADER = 'x-digi-client-ip';
+import type { UserRow } from '../users/store.ts';
+import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
 
 /**
  * A request's headers as the Fetch `Headers` better-auth expects, plus the client address
@@ -37,32 +29,83 @@ export function forwardCookies(from: Headers, reply: FastifyReply): void {
   reply.header('set-cookie', [...previous, ...cookies]);
 }
 
+/** The user better-auth reads with a session: its own fields and, declared to it, ours. */
+type SessionUser = NonNullable<Awaited<ReturnType<Auth['api']['getSession']>>>['user'];
+
+/**
+ * Our `users` row of the user better-auth read with the session. Every column is declared to
+ * better-auth (`PROFILE_COLUMNS` in `./auth.ts`), so none is read again; it types our columns as
+ * optional, the database has them NOT NULL.
+ */
+function userRow(user: SessionUser): UserRow {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    email_verified: user.emailVerified,
+    image: user.image ?? null,
+    created_at: user.createdAt,
+    updated_at: user.updatedAt,
+    role: user.role as Role,
+    first_name: user.first_name!,
+    last_name: user.last_name!,
+    phone_number: user.phone_number!,
+    institution_name: user.institution_name!,
+    department: user.department!,
+    student_id: user.student_id!,
+    graduation_year: user.graduation_year ?? null,
+    academic_fields: user.academic_fields!,
+    academic_interests: user.academic_interests!,
+    signup_method: user.signup_method as UserRow['signup_method'],
+    profile_completed: user.profile_completed!,
+    chat_username: user.chat_username ?? null,
+  };
+}
+
+/** A session that is valid now, and its user. */
+export interface SignedIn {
+  sessionId: string;
+  user: UserRow;
+}
+
+/**
+ * The session the cookie in `headers` names and its user, or null: better-auth reads both in
+ * one statement, a join (decision 019), on every call. There is no cookie cache, so a session
+ * that has ended or an account that is gone is refused at once. `headers` of the answer carry
+ * the cookies better-auth set: a session due to roll forward, a dead one cleared.
+ */
+export async function readSession(
+  auth: Auth,
+  requestHeaders: Headers,
+): Promise<{ signedIn: SignedIn | null; headers: Headers }> {
+  const { headers, response } = await auth.api.getSession({
+    headers: requestHeaders,
+    returnHeaders: true,
+  });
+  return {
+    signedIn: response ? { sessionId: response.session.id, user: userRow(response.user) } : null,
+    headers,
+  };
+}
+
 const resolved = new WeakMap<FastifyRequest, Promise<UserRow | null>>();
 
 /**
- * The signed-in user of this request, or null for a guest. Resolved once per request; a session
- * that is due to roll forward gets its refreshed cookie on this reply.
+ * The signed-in user of this request, or null for a guest: one statement (`readSession`),
+ * resolved once per request; a session that is due to roll forward gets its refreshed cookie on
+ * this reply.
  */
 export function currentUser(
   request: FastifyRequest,
   reply: FastifyReply,
-  { auth, database }: { auth: Auth; database: DatabaseHandle },
+  { auth }: { auth: Auth },
 ): Promise<UserRow | null> {
   let pending = resolved.get(request);
   if (!pending) {
     pending = (async () => {
-      const { headers, response } = await auth.api.getSession({
-        headers: toFetchHeaders(request),
-        returnHeaders: true,
-      });
+      const { signedIn, headers } = await readSession(auth, toFetchHeaders(request));
       forwardCookies(headers, reply);
-      if (!response) return null;
-      const row = await database.db
-        .selectFrom('users')
-        .selectAll()
-        .where('id', '=', response.user.id)
-        .executeTakeFirst();
-      return row ?? null;
+      return signedIn?.user ?? null;
     })();
     resolved.set(request, pending);
   }
@@ -76,7 +119,7 @@ export function currentUser(
 export async function requireUser(
   request: FastifyRequest,
   reply: FastifyReply,
-  context: { auth: Auth; database: DatabaseHandle },
+  context: { auth: Auth },
   roles: readonly Role[] = [],
 ): Promise<UserRow> {
   const user = await currentUser(request, reply, context);

@@ -9,7 +9,7 @@ import {
   RESERVATION_TIME_SLOTS,
 } from '../../contract/limits.ts';
 import { ROUTES } from '../../contract/routes.ts';
-import type { UserRow } from '../auth/session.ts';
+import type { UserRow } from '../users/store.ts';
 import { searchCatalogue, type SearchRow } from '../catalogue/search.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';

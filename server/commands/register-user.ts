@@ -1,7 +1,7 @@
 import { APIError } from 'better-auth/api';
 import type { RegisterRequest, Role } from '../../contract/http/users.ts';
 import type { Auth } from '../auth/auth.ts';
-import type { UserRow } from '../auth/session.ts';
+import type { UserRow } from '../users/store.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { Refusal } from '../refusal.ts';

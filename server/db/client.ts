@@ -40,6 +40,13 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /** The PostgreSQL server's URL (Socket.IO's Postgres adapter opens its own pool); none on PGlite. */
   connectionString?: string;
+  /**
+   * PGlite only: calls `listener` for each committed `NOTIFY channel`, before the statement that
+   * committed it returns; resolves to the function that stops it. The process that opened PGlite
+   * is the only one that can change its data (decision 017), so this hears every change; on
+   * PostgreSQL other processes change data too and are heard late, so it is left out there.
+   */
+  listen?(channel: string, listener: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -158,6 +165,9 @@ export function wrapPglite(pglite: PGlite): DatabaseHandle {
     async ping() {
       await sql`select 1`.execute(db);
     },
+    // PGlite hands a notification to its listeners (as microtasks) while it reads the answer of
+    // the statement that committed it, so they run before that statement's caller goes on.
+    listen: (channel, listener) => pglite.listen(channel, () => listener()),
     async close() {
       // Kysely closes PGlite only if it ever ran a query; close it ourselves otherwise.
       await db.destroy();

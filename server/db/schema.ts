@@ -159,6 +159,17 @@ export interface Database {
   chat_presence: ChatPresenceTable;
   chat_send_times: ChatSendTimesTable;
   demo_seeds: DemoSeedsTable;
+  data_versions: DataVersionsTable;
+}
+
+/**
+ * A version per kind of data that processes keep in memory, bumped by a trigger in the
+ * transaction of every change (`items`: the course list, decision 019).
+ */
+export interface DataVersionsTable {
+  name: string;
+  /** int8: node-postgres hands it over as text. */
+  version: ColumnType<string, never, never>;
 }
 
 /** A piece of demo data the seed inserted once, by key; kept after the data itself is deleted. */

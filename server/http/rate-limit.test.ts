@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAuth } from '../auth/auth.ts';
-import { sweep } from '../reservations/sweeper.ts';
+import { sweep } from '../sweeper.ts';
 import { createTestApp, TEST_AUTH_SECRET, testConfig, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { TestClient } from '../test/http.ts';
@@ -71,6 +71,7 @@ describe.each(testDatabaseKinds())('rate-limit counters on %s', (kind) => {
       }),
       database: testApp.database,
       secret: TEST_AUTH_SECRET,
+      trustedOrigins: [],
     });
     expect(options.rateLimit.window).toBeLessThanOrEqual(AUTH_RATE_WINDOW_MAX_SECONDS);
     expect(options.rateLimit).not.toHaveProperty('customRules');

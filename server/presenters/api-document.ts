@@ -1,7 +1,15 @@
+import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
+import type { FastifySchema } from 'fastify';
+import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ApiDocument } from '../../contract/http/docs.ts';
 import { betterAuthErrorSchema, errorResponseSchema } from '../../contract/http/errors.ts';
-import type { ApiOperation } from '../routes/docs/operations.ts';
+import {
+  errorStatuses,
+  type Access,
+  type DeclaredRoute,
+  type OperationShape,
+} from '../routes/declare-route.ts';
 
 /** A JSON Schema as `z.toJSONSchema` writes it. */
 type JsonSchema = Record<string, unknown> & {
@@ -16,22 +24,113 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-/** `GET /api/items/:id` → `['get', '/api/items/{id}']`. */
-export function openApiPath(operation: ApiOperation): [method: string, path: string] {
-  const [method, routePath] = operation.route.split(' ') as [string, string];
-  return [method.toLowerCase(), (operation.path ?? routePath).replace(/:(\w+)/g, '{$1}')];
+/** `/api/items/:id` → `/api/items/{id}`. */
+function openApiPath(path: string): string {
+  return path.replace(/:(\w+)/g, '{$1}');
 }
 
 /** `get /api/users/requests/{id}/support` → `getUsersRequestsByIdSupport`. */
 function operationId(method: string, path: string): string {
   const words = path
     .replace(/^\/api\//, '')
-    .split(/[/-]/)
+    .split(/[/.-]/)
     .filter(Boolean)
     .map((word) => (word.startsWith('{') ? `by-${word.slice(1, -1)}` : word))
     .flatMap((word) => word.split('-'));
   return method + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
 }
+
+/** One operation of the document, and the registered route that serves it. */
+export interface DocumentedOperation {
+  /** The route as `app.apiRoutes` and docs/role-matrix.md spell it: `GET /api/auth/*`. */
+  route: string;
+  /** Lower case, as the document's keys: `get`. */
+  method: string;
+  /** As the document's keys: `/api/items/{id}`. */
+  path: string;
+  tag: string;
+  access: Access;
+  operation: OperationShape;
+  /** Served by better-auth (its errors are its own shape). */
+  betterAuth: boolean;
+}
+
+/**
+ * Every operation the document describes, from the routes' declarations: a route is one
+ * operation, except better-auth's wildcard, which is each of the endpoints it declares.
+ */
+export function documentedOperations(routes: readonly DeclaredRoute[]): DocumentedOperation[] {
+  return routes.flatMap(({ route, method, url, declaration }) => {
+    const { tag, access, betterAuth } = declaration;
+    const operations = betterAuth
+      ? betterAuth.filter((endpoint) => endpoint.method === method)
+      : [{ ...declaration, path: url }];
+    return operations.map((operation) => ({
+      route,
+      method: method.toLowerCase(),
+      path: openApiPath(operation.path),
+      tag,
+      access,
+      operation,
+      betterAuth: betterAuth !== undefined,
+    }));
+  });
+}
+
+/** Who may call an operation, as the document says it. */
+function accessOf(access: Access) {
+  if (access === 'guest') {
+    return {
+      security: [{}, { session: [] }],
+      'x-roles': ['guest', 'student', 'faculty', 'librarian'],
+    };
+  }
+  const roles = access === 'signed-in' ? [] : [...access];
+  return {
+    security: [{ session: roles }],
+    'x-roles': roles.length > 0 ? roles : ['student', 'faculty', 'librarian'],
+  };
+}
+
+const RETRY_AFTER = { 'retry-after': { type: 'integer', description: 'Seconds' } };
+
+/**
+ * One declared route as @fastify/swagger documents it: its contract schemas converted by
+ * fastify-type-provider-zod, its error answers (declared on the route, see `declareRoute`) with
+ * their meanings, who may call it and an operation id. Routes without a declaration (the web app's
+ * files, the reference page's) and better-auth's wildcard (`presentApiDocument` adds its
+ * endpoints) are left out.
+ */
+const presentOperation = (() => {
+  const convert = createJsonSchemaTransform({ skipList: [] });
+  const transform: SwaggerTransform = (document) => {
+    const { route, url } = document;
+    const declaration = route.config?.declaration;
+    if (!declaration || declaration.betterAuth) return { schema: { hide: true }, url };
+    const { schema } = convert(document);
+    const method = [route.method].flat()[0]!.toLowerCase();
+    const response = { ...(schema.response as Record<string, Record<string, unknown>>) };
+    if (response['200']) response['200'] = { ...response['200'], 'x-response-description': 'OK' };
+    if (declaration.redirect) {
+      response['302'] = {
+        type: 'null',
+        description: declaration.redirect,
+        headers: { location: { type: 'string' } },
+      };
+    }
+    if (response['429']) response['429'] = { ...response['429'], headers: RETRY_AFTER };
+    return {
+      schema: {
+        ...schema,
+        operationId: operationId(method, openApiPath(url)),
+        ...accessOf(declaration.access),
+        response,
+      } as FastifySchema,
+      url,
+    };
+  };
+  return transform;
+})();
 
 /** One OpenAPI parameter per property of an object schema. */
 function parameters(schema: z.ZodType | undefined, where: 'path' | 'query' | 'header') {
@@ -49,61 +148,10 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query' | 'he
   });
 }
 
-const errorContent = {
-  'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } },
-};
-const betterAuthErrorContent = {
-  'application/json': { schema: { $ref: '#/components/schemas/BetterAuthError' } },
-};
-
-/** The error statuses an operation may answer, each with what it means. */
-function errorStatuses(operation: ApiOperation, method: string): Record<number, string[]> {
-  const statuses: Record<number, string[]> = {};
-  const add = (status: number, text: string) => (statuses[status] ??= []).push(text);
-  const reads = operation.params ?? operation.query ?? operation.headers ?? operation.body;
-  if (reads) add(400, 'Some fields are missing or invalid: `errors` names each one.');
-  if (operation.body) add(400, 'The body is not JSON.');
-  if (operation.access !== 'guest') add(401, 'Not signed in.');
-  if (operation.access !== 'guest') add(403, 'The profile is not complete yet.');
-  if (Array.isArray(operation.access)) add(403, `Only for ${operation.access.join(' and ')}.`);
-  if (method !== 'get') add(403, 'Sent from another site (a foreign `Origin`).');
-  if (operation.params) add(404, 'Nothing has that id.');
-  if (method !== 'get') {
-    add(413, 'The body is larger than the server reads.');
-    add(415, 'The body is not `application/json`.');
-  }
-  if (operation.rateLimited) add(429, 'Too many attempts: see `Retry-After`.');
-  for (const [status, text] of Object.entries(operation.errors ?? {})) add(Number(status), text);
-  add(500, 'Something went wrong on the server (logged there; no details are sent).');
-  return statuses;
-}
-
-/** Who may call an operation, as the document says it. */
-function accessOf(operation: ApiOperation) {
-  if (operation.access === 'guest') {
-    return {
-      security: [{}, { session: [] }],
-      'x-roles': ['guest', 'student', 'faculty', 'librarian'],
-    };
-  }
-  const roles = operation.access === 'signed-in' ? [] : [...operation.access];
-  return {
-    security: [{ session: roles }],
-    'x-roles': roles.length > 0 ? roles : ['student', 'faculty', 'librarian'],
-  };
-}
-
-/** One operation object of the document. */
-function presentOperation(operation: ApiOperation, method: string, path: string) {
-  const body = operation.body;
-  const errors = operation.betterAuth ? betterAuthErrorContent : errorContent;
+/** One of better-auth's endpoints as an operation: its answers and errors are better-auth's. */
+function presentBetterAuthOperation({ method, path, tag, access, operation }: DocumentedOperation) {
   const responses: Record<string, unknown> = {};
-  if (operation.redirect) {
-    responses['302'] = {
-      description: 'Redirect',
-      headers: { location: { schema: { type: 'string' } } },
-    };
-  } else {
+  if (operation.response || !operation.redirect) {
     responses['200'] = {
       description: 'OK',
       content: {
@@ -113,31 +161,40 @@ function presentOperation(operation: ApiOperation, method: string, path: string)
       },
     };
   }
-  for (const [status, texts] of Object.entries(errorStatuses(operation, method))) {
+  if (operation.redirect) {
+    responses['302'] = {
+      description: operation.redirect,
+      headers: { location: { schema: { type: 'string' } } },
+    };
+  }
+  for (const [status, texts] of Object.entries(errorStatuses(operation, access, method))) {
     responses[status] = {
       description: texts.join(' '),
       ...(status === '429'
         ? { headers: { 'retry-after': { schema: { type: 'integer' }, description: 'Seconds' } } }
         : {}),
-      content: errors,
+      content: {
+        'application/json': { schema: { $ref: '#/components/schemas/BetterAuthError' } },
+      },
     };
   }
+  const inputs = [
+    ...parameters(operation.params, 'path'),
+    ...parameters(operation.query, 'query'),
+    ...parameters(operation.headers, 'header'),
+  ];
   return {
     operationId: operationId(method, path),
-    tags: [operation.tag],
+    tags: [tag],
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
-    ...accessOf(operation),
-    parameters: [
-      ...parameters(operation.params, 'path'),
-      ...parameters(operation.query, 'query'),
-      ...parameters(operation.headers, 'header'),
-    ],
-    ...(body
+    ...accessOf(access),
+    ...(inputs.length > 0 ? { parameters: inputs } : {}),
+    ...(operation.body
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(body, 'input') } },
+            content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } },
           },
         }
       : {}),
@@ -145,25 +202,55 @@ function presentOperation(operation: ApiOperation, method: string, path: string)
   };
 }
 
+/** What the document says about the server it describes. */
+export interface ApiDocumentOptions {
+  serverUrl: string;
+  version: string;
+  sessionCookie: string;
+}
+
+const PARAMETER_ORDER: Record<string, number> = { path: 0, query: 1, header: 2 };
+
+/** The session cookie as the document's one security scheme. */
+function sessionScheme(cookie: string) {
+  return {
+    type: 'apiKey' as const,
+    in: 'cookie',
+    name: cookie,
+    description:
+      'The session cookie better-auth sets on sign-in and sign-up. A security requirement lists the roles that may call.',
+  };
+}
+
 /**
- * The OpenAPI 3.1 description of the API: every operation of `operations` with its parameters,
- * body, answer and errors as JSON Schema converted from the contract's zod schemas.
+ * The whole OpenAPI 3.1 document around the operations @fastify/swagger built from the routes:
+ * better-auth's declared endpoints, the tags in order, the error shapes as components and the
+ * session cookie as the security scheme.
  */
-export function presentApiDocument(
-  operations: readonly ApiOperation[],
-  options: { serverUrl: string; version: string; sessionCookie: string },
+function presentApiDocument(
+  openapiObject: { paths?: object },
+  routes: readonly DeclaredRoute[],
+  options: ApiDocumentOptions,
 ): ApiDocument {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const operation of operations) {
-    const [method, path] = openApiPath(operation);
-    (paths[path] ??= {})[method] = presentOperation(operation, method, path);
+  const paths = { ...(openapiObject.paths as Record<string, Record<string, unknown>>) };
+  for (const operation of documentedOperations(routes).filter((each) => each.betterAuth))
+    (paths[operation.path] ??= {})[operation.method] = presentBetterAuthOperation(operation);
+  // Path parameters first, as the path names them, then the query's and the headers.
+  for (const methods of Object.values(paths)) {
+    for (const operation of Object.values(methods) as { parameters?: { in: string }[] }[])
+      operation.parameters?.sort((a, b) => PARAMETER_ORDER[a.in]! - PARAMETER_ORDER[b.in]!);
   }
+  const tags = Object.values(paths).flatMap((methods) =>
+    Object.values(methods).flatMap((operation) => (operation as { tags: string[] }).tags),
+  );
   return {
     openapi: '3.1.1',
     info: {
       title: 'Digi Library API',
       version: options.version,
       description: [
+        // A heading between the title and the tags' (h3), so the reference's headings go in order.
+        '## How the API answers',
         'Every failed call answers `ErrorResponse` (better-auth’s own endpoints under `/api/auth/` answer `BetterAuthError`).',
         'A state-changing call from a foreign `Origin` is refused with 403 before any handler runs.',
         '`x-roles` lists who may call each operation (docs/role-matrix.md); the server decides from the session cookie, never from the payload.',
@@ -171,22 +258,45 @@ export function presentApiDocument(
       ].join('\n\n'),
     },
     servers: [{ url: options.serverUrl }],
-    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name })),
+    tags: [...new Set(tags)].map((name) => ({ name })),
     paths,
     components: {
       schemas: {
         ErrorResponse: jsonSchema(errorResponseSchema, 'output'),
         BetterAuthError: jsonSchema(betterAuthErrorSchema, 'output'),
       },
-      securitySchemes: {
-        session: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: options.sessionCookie,
-          description:
-            'The session cookie better-auth sets on sign-in and sign-up. A security requirement lists the roles that may call.',
-        },
-      },
+      securitySchemes: { session: sessionScheme(options.sessionCookie) },
     },
+  };
+}
+
+/**
+ * @fastify/swagger's options: each declared route as an operation, then the document around them.
+ * `routes` is read when the document is built (after start-up).
+ */
+export function apiDocumentOptions(
+  routes: () => readonly DeclaredRoute[],
+  options: ApiDocumentOptions,
+): {
+  openapi: { openapi: string; components: object };
+  transform: SwaggerTransform;
+  transformObject: SwaggerTransformObject;
+  convertConstToEnum: false;
+} {
+  return {
+    // The security scheme is needed while the operations are built; the rest comes at the end.
+    openapi: {
+      openapi: '3.1.1',
+      components: { securitySchemes: { session: sessionScheme(options.sessionCookie) } },
+    },
+    transform: presentOperation,
+    transformObject: (document) =>
+      presentApiDocument(
+        'openapiObject' in document ? document.openapiObject : {},
+        routes(),
+        options,
+      ) as ReturnType<SwaggerTransformObject>,
+    // OpenAPI 3.1 has `const`: the contract's literals stay as they are.
+    convertConstToEnum: false,
   };
 }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { CatalogueItem, CourseMaterial, ItemDetail } from '../../contract/http/catalogue.ts';
+import type { CourseMaterialRow } from '../catalogue/items.ts';
 import type { SearchRow } from '../catalogue/search.ts';
 import type { ItemsTable } from '../db/schema.ts';
 
@@ -40,24 +41,8 @@ export function presentItemDetail(row: Selectable<ItemsTable>): ItemDetail {
   };
 }
 
-/** The columns {@link presentCourseMaterial} reads: the list selects only these. */
-export const COURSE_MATERIAL_COLUMNS = [
-  'id',
-  'title',
-  'authors',
-  'published_date',
-  'year',
-  'drive_link',
-  'url',
-  'institution',
-  'genre',
-  'subjects',
-] as const;
-
 /** A course material in the spec's shape (`_id` as the old client expects). */
-export function presentCourseMaterial(
-  row: Pick<Selectable<ItemsTable>, (typeof COURSE_MATERIAL_COLUMNS)[number]>,
-): CourseMaterial {
+export function presentCourseMaterial(row: CourseMaterialRow): CourseMaterial {
   return {
     _id: row.id,
     title: row.title,

@@ -1,9 +1,12 @@
 import type {
+  DeskPickups,
   DeskReservation,
   ReservationBook,
   ReservationRecord,
 } from '../../contract/http/reservations.ts';
+import { RESERVATION_TIME_SLOTS } from '../../contract/limits.ts';
 import { formatDate } from '../reservations/calendar.ts';
+import type { DeskDay } from '../reservations/desk.ts';
 import type { reservableBooks, ReservationRow } from '../reservations/holds.ts';
 import { isoInstant } from './instant.ts';
 
@@ -37,6 +40,21 @@ export function presentDeskReservation(row: ReservationRow): DeskReservation {
   return {
     ...presentReservation(row),
     holder: { name: row.holder_name, email: row.holder_email, phoneNumber: row.holder_phone },
+  };
+}
+
+/** A day at the library desk: its pickups slot by slot, and the copies on loan. */
+export function presentDeskDay(day: DeskDay): DeskPickups {
+  return {
+    date: day.date,
+    formattedDate: formatDate(day.date),
+    slots: RESERVATION_TIME_SLOTS.map((timeSlot) => ({
+      timeSlot,
+      reservations: day.pickups
+        .filter((row) => row.time_slot === timeSlot)
+        .map(presentDeskReservation),
+    })),
+    onLoan: day.onLoan.map(presentDeskReservation),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { CurrentUser } from '../../contract/http/users.ts';
-import type { UserRow } from '../auth/session.ts';
+import type { UserRow } from '../users/store.ts';
 
 /** The signed-in user as the web app sees them: profile fields, never tokens or hashes. */
 export function presentCurrentUser(row: UserRow): CurrentUser {

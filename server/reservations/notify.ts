@@ -1,5 +1,6 @@
-import type { UserRow } from '../auth/session.ts';
-import type { RouteContext } from '../routes/context.ts';
+import type { Config } from '../config.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { UserRow } from '../users/store.ts';
 import type { ReservationRow } from './holds.ts';
 import { calendarFile } from './ics.ts';
 import { formatDate, slotWindow, type TimeSlot } from './calendar.ts';
@@ -9,7 +10,7 @@ import { formatDate, slotWindow, type TimeSlot } from './calendar.ts';
  * slot (over SMTP, or into the outbox folder when no SMTP server is configured).
  */
 export async function sendReservationConfirmation(
-  { config, mailer, now }: Pick<RouteContext, 'config' | 'mailer' | 'now'>,
+  { config, mailer, now }: { config: Config; mailer: Mailer; now: () => Date },
   user: UserRow,
   row: ReservationRow,
 ): Promise<void> {

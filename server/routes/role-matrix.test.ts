@@ -21,6 +21,7 @@ const DRIVERS: Record<string, Driver> = {
   'GET /api/health': ({ client }) => client.get('/api/health'),
   'GET /api/library': ({ client }) => client.get('/api/library'),
   'GET /api/docs': ({ client }) => client.get('/api/docs'),
+  'GET /api/docs/openapi.json': ({ client }) => client.get('/api/docs/openapi.json'),
   'GET /api/users/me': ({ client }) => client.get('/api/users/me'),
   'GET /api/users/providers': ({ client }) => client.get('/api/users/providers'),
   'POST /api/users/check-user': ({ client }) =>

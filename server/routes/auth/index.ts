@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  providerRedirectSchema,
+  providerSignInRequestSchema,
+} from '../../../contract/http/users.ts';
 import type { RouteContext } from '../context.ts';
+import { declareRoute } from '../declare-route.ts';
 import { forwardCookies, toFetchHeaders } from '../../auth/session.ts';
 import { errorBody } from '../../http/errors.ts';
 import { Refusal } from '../../refusal.ts';
@@ -42,6 +48,52 @@ export async function authRoutes(
   app.route({
     method: ['GET', 'POST'],
     url: '/auth/*',
+    ...declareRoute({
+      tag: 'auth',
+      summary: "better-auth's endpoints that the web app and its mails use",
+      access: 'guest',
+      // The others (sign-in/email, sign-out, list-sessions, ...) are better-auth's documented API.
+      betterAuth: [
+        {
+          method: 'GET',
+          path: '/api/auth/get-session',
+          summary: 'The current session (better-auth)',
+          description: '`null` for a guest.',
+        },
+        {
+          method: 'POST',
+          path: '/api/auth/sign-in/social',
+          summary: 'Start a Google or institutional sign-in (better-auth)',
+          description: "Answers the provider's URL to send the browser to.",
+          body: providerSignInRequestSchema,
+          response: providerRedirectSchema,
+        },
+        {
+          method: 'GET',
+          path: '/api/auth/callback/:provider',
+          summary: "Google's return from sign-in (better-auth)",
+          params: z.object({ provider: z.string() }),
+          query: z.object({ code: z.string().optional(), state: z.string().optional() }),
+          redirect: 'To the screen the sign-in asked to come back to.',
+        },
+        {
+          method: 'GET',
+          path: '/api/auth/oauth2/callback/:providerId',
+          summary: "The institutional provider's return from sign-in (better-auth)",
+          params: z.object({ providerId: z.string() }),
+          query: z.object({ code: z.string().optional(), state: z.string().optional() }),
+          redirect: 'To the screen the sign-in asked to come back to.',
+        },
+        {
+          method: 'GET',
+          path: '/api/auth/reset-password/:token',
+          summary: 'The link in a password reset mail (better-auth)',
+          params: z.object({ token: z.string() }),
+          query: z.object({ callbackURL: z.string() }),
+          redirect: 'To the reset screen with the token, or with an error.',
+        },
+      ],
+    }),
     async handler(request, reply) {
       const url = new URL(request.url, config.publicUrl);
       // better-auth rate-limits by address and path in an indexed column: a path longer than the

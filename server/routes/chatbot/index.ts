@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import {
   CHATBOT_HISTORY_TURNS,
   CHATBOT_PROMPT_MAX,
   chatbotRequestSchema,
+  chatbotResponseSchema,
 } from '../../../contract/http/chatbot.ts';
 import { currentUser } from '../../auth/session.ts';
 import { builtInReply } from '../../chatbot/assistant.ts';
@@ -12,6 +12,7 @@ import { parseInput } from '../../http/errors.ts';
 import { Refusal } from '../../refusal.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
 import type { RouteContext } from '../context.ts';
+import { declareRoute, type DeclaringInstance } from '../declare-route.ts';
 
 /** Questions per minute: a person asking is far below it; a script is not. */
 const USER_RATE = { limit: 30, windowSeconds: 60 };
@@ -25,54 +26,71 @@ const ANSWER_DEADLINE_MS = 28_000;
  * the library's own data by the built-in assistant, and written by a language model when one is
  * configured, grounded in what the assistant found. A model that fails or stalls is skipped.
  */
-export async function chatbotRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
+export async function chatbotRoutes(app: DeclaringInstance, context: RouteContext): Promise<void> {
   const model = createModel(context.config, app.log);
   const assistant = { db: context.database.db, config: context.config, now: context.now };
 
-  app.post('/chat', async (request, reply) => {
-    const body = request.body as { prompt?: unknown } | undefined;
-    if (typeof body?.prompt === 'string' && body.prompt.length > CHATBOT_PROMPT_MAX) {
-      throw new Refusal(
-        413,
-        `Your question is too long: ${CHATBOT_PROMPT_MAX.toLocaleString('en-US')} characters at most.`,
-      );
-    }
-    const user = await currentUser(request, reply, context);
-    await enforceRateLimits(context.database.db, [
-      user
-        ? { key: `chatbot:user:${user.id}`, ...USER_RATE }
-        : { key: `chatbot:ip:${request.ip}`, ...GUEST_RATE },
-    ]);
-    const input = parseInput(chatbotRequestSchema, request.body);
-    const history = input.history.slice(-CHATBOT_HISTORY_TURNS);
+  app.post(
+    '/chat',
+    declareRoute({
+      tag: 'chatbot',
+      summary: 'Ask the Digi Chatbot',
+      description: "Answers from the asker's own records only.",
+      access: 'guest',
+      body: chatbotRequestSchema,
+      response: chatbotResponseSchema,
+      rateLimited: true,
+      errors: {
+        413: 'The prompt is longer than the chatbot reads.',
+        503: 'The assistant took too long to answer.',
+      },
+    }),
+    async (request, reply) => {
+      const body = request.body as { prompt?: unknown } | undefined;
+      if (typeof body?.prompt === 'string' && body.prompt.length > CHATBOT_PROMPT_MAX) {
+        throw new Refusal(
+          413,
+          `Your question is too long: ${CHATBOT_PROMPT_MAX.toLocaleString('en-US')} characters at most.`,
+        );
+      }
+      const user = await currentUser(request, reply, context);
+      await enforceRateLimits(context.database.db, [
+        user
+          ? { key: `chatbot:user:${user.id}`, ...USER_RATE }
+          : { key: `chatbot:ip:${request.ip}`, ...GUEST_RATE },
+      ]);
+      const input = parseInput(chatbotRequestSchema, request.body);
+      const history = input.history.slice(-CHATBOT_HISTORY_TURNS);
 
-    const answer = async () => {
-      const intent = recognise(input.prompt);
-      const built = await builtInReply(assistant, user?.profile_completed ? user : null, intent);
-      // Refusals stay ours: a model is never asked to handle an attempt to override its rules.
-      const guarded = intent.kind === 'injection' || intent.kind === 'others-data';
-      const written =
-        model && !guarded
-          ? await model.write({
-              prompt: input.prompt,
-              history,
-              facts: built.facts,
-              fallback: built.text,
-            })
-          : null;
-      return { response: written ?? built.text, links: built.links };
-    };
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Refusal(503, 'The assistant took too long to answer. Please try again.')),
-        ANSWER_DEADLINE_MS,
-      );
-    });
-    try {
-      return await Promise.race([answer(), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
-  });
+      const answer = async () => {
+        const intent = recognise(input.prompt);
+        const built = await builtInReply(assistant, user?.profile_completed ? user : null, intent);
+        // Refusals stay ours: a model is never asked to handle an attempt to override its rules.
+        const guarded = intent.kind === 'injection' || intent.kind === 'others-data';
+        const written =
+          model && !guarded
+            ? await model.write({
+                prompt: input.prompt,
+                history,
+                facts: built.facts,
+                fallback: built.text,
+              })
+            : null;
+        return { response: written ?? built.text, links: built.links };
+      };
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(new Refusal(503, 'The assistant took too long to answer. Please try again.')),
+          ANSWER_DEADLINE_MS,
+        );
+      });
+      try {
+        return await Promise.race([answer(), deadline]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  );
 }

@@ -1,21 +1,33 @@
-import type { FastifyInstance } from 'fastify';
+import { healthResponseSchema } from '../../../contract/http/health.ts';
 import { Refusal } from '../../refusal.ts';
 import { presentHealth } from '../../presenters/health.ts';
 import type { RouteContext } from '../context.ts';
+import { declareRoute, type DeclaringInstance } from '../declare-route.ts';
 
 /** `GET /api/health`: ok only after the database has answered. */
 export async function healthRoutes(
-  app: FastifyInstance,
+  app: DeclaringInstance,
   { database }: RouteContext,
 ): Promise<void> {
-  app.get('/health', async (request, reply) => {
-    try {
-      await database.ping();
-    } catch (error) {
-      request.log.warn({ err: error }, 'health check: database did not answer');
-      throw new Refusal(503, 'The database is not answering. Please try again shortly.');
-    }
-    reply.header('cache-control', 'no-store');
-    return presentHealth(database.kind);
-  });
+  app.get(
+    '/health',
+    declareRoute({
+      tag: 'service',
+      summary: 'Health check',
+      description: 'Answers once the database has answered.',
+      access: 'guest',
+      response: healthResponseSchema,
+      errors: { 503: 'The database is not answering.' },
+    }),
+    async (request, reply) => {
+      try {
+        await database.ping();
+      } catch (error) {
+        request.log.warn({ err: error }, 'health check: database did not answer');
+        throw new Refusal(503, 'The database is not answering. Please try again shortly.');
+      }
+      reply.header('cache-control', 'no-store');
+      return presentHealth(database.kind);
+    },
+  );
 }

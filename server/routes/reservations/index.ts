@@ -1,45 +1,61 @@
-import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { z } from 'zod';
 import {
-  DESK_TRANSITIONS,
   deskPickupsQuerySchema,
+  deskPickupsResponseSchema,
+  deskReservationResponseSchema,
   deskStatusChangeSchema,
-  RESERVATION_STATUS_LABELS,
+  myReservationsResponseSchema,
+  reservationBooksResponseSchema,
+  reservationDaysResponseSchema,
   reservationRequestSchema,
+  reservationResponseSchema,
 } from '../../../contract/http/reservations.ts';
-import { RESERVATION_DAYS_AHEAD, RESERVATION_TIME_SLOTS } from '../../../contract/limits.ts';
-import { requireUser, type UserRow } from '../../auth/session.ts';
-import { isReservationId } from '../../db/ids.ts';
+import { requireUser } from '../../auth/session.ts';
+import type { ErrorResponse } from '../../../contract/http/errors.ts';
 import { parseInput } from '../../http/errors.ts';
-import { Refusal } from '../../refusal.ts';
 import { idempotencyKey, runIdempotent } from '../../http/idempotency.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
 import {
+  presentDeskDay,
   presentDeskReservation,
   presentReservation,
   presentReservationBook,
 } from '../../presenters/reservations.ts';
+import { reservationDays } from '../../reservations/calendar.ts';
+import { changeDeskStatus, deskDay } from '../../reservations/desk.ts';
+import { reservableBooks } from '../../reservations/holds.ts';
 import {
-  isSlotOpen,
-  localDate,
-  reservableDates,
-  reservationDays,
-  requestedDate,
-  formatDate,
-} from '../../reservations/calendar.ts';
-import {
-  activeAt,
-  expireHolds,
-  reservableBooks,
-  reservationQuery,
-  reserveCopy,
-  type ReservationRow,
-} from '../../reservations/holds.ts';
+  cancelReservation,
+  findOwnReservation,
+  ownReservations,
+  reserve,
+} from '../../reservations/holder.ts';
 import { sendReservationConfirmation } from '../../reservations/notify.ts';
+import { Refusal } from '../../refusal.ts';
 import type { RouteContext } from '../context.ts';
+import { declareRoute, type DeclaringInstance } from '../declare-route.ts';
 
 /** Reservations one person may make in ten minutes: plenty for people, a wall for scripts. */
 const RESERVE_RATE = { limit: 60, windowSeconds: 600 };
+
+/** A reservation's id, as `reservationId` shows it. */
+const reservationParams = z.object({
+  id: z
+    .string()
+    .regex(/^RES-\d+$/)
+    .describe('The reservation id, `RES-` and digits; any other text is a 404.'),
+});
+
+/** The header that makes `POST /api/users/reservation` safe to retry. */
+const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{8,255}$/)
+    .optional()
+    .describe(
+      'Retries with the same key and body get the first answer back; another body with the key is a 422.',
+    ),
+});
 
 /**
  * Physical-book reservations: the reservable books and days, reserving a copy (one transaction
@@ -47,177 +63,168 @@ const RESERVE_RATE = { limit: 60, windowSeconds: 600 };
  * cancelling, and the librarians' desk.
  */
 export async function reservationRoutes(
-  app: FastifyInstance,
+  app: DeclaringInstance,
   context: RouteContext,
 ): Promise<void> {
   const db = context.database.db;
   const timeZone = context.config.library.timeZone;
 
-  const findOwn = async (user: UserRow, id: string): Promise<ReservationRow> => {
-    const row = await reservationQuery(db, context.now())
-      .where('r.id', '=', id)
-      .where('r.user_id', '=', user.id)
-      .executeTakeFirst();
-    if (!row) throw new Refusal(404, 'You have no reservation with that id.');
-    return row;
-  };
+  app.get(
+    '/users/reservation-books',
+    declareRoute({
+      tag: 'reservations',
+      summary: 'Books with physical copies, and whether one is free',
+      access: 'signed-in',
+      response: reservationBooksResponseSchema,
+    }),
+    async (request, reply) => {
+      await requireUser(request, reply, context);
+      const rows = await reservableBooks(db, context.now());
+      return { success: true as const, payload: rows.map(presentReservationBook) };
+    },
+  );
 
-  app.get('/users/reservation-books', async (request, reply) => {
-    await requireUser(request, reply, context);
-    const rows = await reservableBooks(db, context.now());
-    return { success: true, payload: rows.map(presentReservationBook) };
-  });
+  app.get(
+    '/users/reservation-days',
+    declareRoute({
+      tag: 'reservations',
+      summary: "The seven days and five slots in the library's time zone",
+      access: 'signed-in',
+      response: reservationDaysResponseSchema,
+    }),
+    async (request, reply) => {
+      await requireUser(request, reply, context);
+      return { timeZone, days: reservationDays(context.now(), timeZone) };
+    },
+  );
 
-  app.get('/users/reservation-days', async (request, reply) => {
-    await requireUser(request, reply, context);
-    return { timeZone, days: reservationDays(context.now(), timeZone) };
-  });
-
-  app.post('/users/reservation', async (request, reply) => {
-    const user = await requireUser(request, reply, context);
-    const key = idempotencyKey(request.headers['idempotency-key']);
-    await enforceRateLimits(db, [{ key: `reserve:user:${user.id}`, ...RESERVE_RATE }]);
-    const body = parseInput(reservationRequestSchema, request.body);
-    const now = context.now();
-
-    const outcome = await runIdempotent(
-      db,
-      { userId: user.id, key, method: 'POST', path: '/api/users/reservation', body: request.body },
-      async (trx) => {
-        const date = requestedDate(body.reservation.date, timeZone);
-        const dates = reservableDates(now, timeZone);
-        if (date === null) throw new Refusal(400, 'The reservation date is not a real date.');
-        if (!dates.includes(date)) {
-          throw new Refusal(
-            400,
-            `Choose a date from ${formatDate(dates[0]!)} to ${formatDate(dates.at(-1)!)} (today and the next ${RESERVATION_DAYS_AHEAD - 1} days).`,
-          );
-        }
-        if (!isSlotOpen(date, body.reservation.timeSlot, now, timeZone)) {
-          throw new Refusal(
-            400,
-            `The ${body.reservation.timeSlot} slot is already over today. Please choose a later slot or another day.`,
-          );
-        }
-        const id = await reserveCopy(trx, {
-          userId: user.id,
-          itemId: body.book.id,
-          date,
-          slot: body.reservation.timeSlot,
-          timeZone,
-          now,
-        });
-        const row = await reservationQuery(trx, now)
-          .where('r.id', '=', id)
-          .executeTakeFirstOrThrow();
-        return { statusCode: 200, body: { success: true, reservation: presentReservation(row) } };
+  app.post(
+    '/users/reservation',
+    declareRoute({
+      tag: 'reservations',
+      summary: 'Reserve a copy of a book for a pickup slot',
+      description: 'The holder is the caller; the server takes only the book id, date and slot.',
+      access: 'signed-in',
+      headers: idempotencyHeaders,
+      body: reservationRequestSchema,
+      response: reservationResponseSchema,
+      rateLimited: true,
+      errors: {
+        404: 'No such reservable book.',
+        409: 'No copy is free, or the caller already holds this book or the most reservations.',
+        422: 'The Idempotency-Key was used with another body.',
       },
-    );
+    }),
+    async (request, reply) => {
+      const user = await requireUser(request, reply, context);
+      const key = idempotencyKey(request.headers['idempotency-key']);
+      await enforceRateLimits(db, [{ key: `reserve:user:${user.id}`, ...RESERVE_RATE }]);
+      const body = parseInput(reservationRequestSchema, request.body);
+      const now = context.now();
 
-    if (!outcome.replayed && outcome.statusCode === 200) {
-      const { reservation } = outcome.body as { reservation: { reservationId: string } };
-      const row = await findOwn(user, reservation.reservationId);
-      sendReservationConfirmation(context, user, row).catch((error: unknown) =>
-        request.log.error({ err: error }, 'the reservation confirmation could not be sent'),
+      const outcome = await runIdempotent(
+        db,
+        {
+          userId: user.id,
+          key,
+          method: 'POST',
+          path: '/api/users/reservation',
+          body: request.body,
+        },
+        async (trx) => {
+          const row = await reserve(trx, {
+            userId: user.id,
+            itemId: body.book.id,
+            date: body.reservation.date,
+            slot: body.reservation.timeSlot,
+            timeZone,
+            now,
+          });
+          return { statusCode: 200, body: { success: true, reservation: presentReservation(row) } };
+        },
       );
-    }
-    return reply.code(outcome.statusCode).send(outcome.body);
-  });
 
-  app.get('/users/reservations', async (request, reply) => {
-    const user = await requireUser(request, reply, context);
-    // A GET writes nothing: a hold past its time reads as expired (`reservationQuery`).
-    const now = context.now();
-    const rows = await reservationQuery(db, now)
-      .where('r.user_id', '=', user.id)
-      .orderBy(sql`CASE WHEN ${activeAt(now)} THEN 0 ELSE 1 END`)
-      .orderBy(sql`CASE WHEN ${activeAt(now)} THEN r.slot_starts_at END`, 'asc')
-      .orderBy('r.created_at', 'desc')
-      .limit(100)
-      .execute();
-    return { payload: rows.map(presentReservation) };
-  });
+      if (!outcome.replayed && outcome.statusCode === 200) {
+        const { reservation } = outcome.body as { reservation: { reservationId: string } };
+        const row = await findOwnReservation(db, user.id, reservation.reservationId, context.now());
+        sendReservationConfirmation(context, user, row).catch((error: unknown) =>
+          request.log.error({ err: error }, 'the reservation confirmation could not be sent'),
+        );
+      }
+      if (outcome.statusCode !== 200) {
+        // A refusal, first or replayed, is kept as its error body: it is answered again as such.
+        const { message, errors } = outcome.body as ErrorResponse;
+        throw new Refusal(outcome.statusCode, message, errors);
+      }
+      return outcome.body as z.output<typeof reservationResponseSchema>;
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/users/reservations/:id', async (request, reply) => {
-    const user = await requireUser(request, reply, context);
-    if (!isReservationId(request.params.id))
-      throw new Refusal(404, 'You have no reservation with that id.');
-    const now = context.now();
-    await expireHolds(db, now, { userId: user.id });
-    const cancelled = await db
-      .updateTable('reservations')
-      .set({ status: 'cancelled', updated_at: now })
-      .where('id', '=', request.params.id)
-      .where('user_id', '=', user.id)
-      .where('status', '=', 'active')
-      .returning('id')
-      .executeTakeFirst();
-    const row = await findOwn(user, request.params.id);
-    if (!cancelled) {
-      throw new Refusal(
-        409,
-        `This reservation is ${RESERVATION_STATUS_LABELS[row.status].toLowerCase()} and can no longer be cancelled.`,
-      );
-    }
-    return { success: true, reservation: presentReservation(row) };
-  });
+  app.get(
+    '/users/reservations',
+    declareRoute({
+      tag: 'reservations',
+      summary: "The caller's own reservations",
+      access: 'signed-in',
+      response: myReservationsResponseSchema,
+    }),
+    async (request, reply) => {
+      const user = await requireUser(request, reply, context);
+      const rows = await ownReservations(db, user.id, context.now());
+      return { payload: rows.map(presentReservation) };
+    },
+  );
 
-  app.get('/desk/pickups', async (request, reply) => {
-    await requireUser(request, reply, context, ['librarian']);
-    const query = parseInput(deskPickupsQuerySchema, request.query);
-    const now = context.now();
-    const date = query.date ? requestedDate(query.date, timeZone) : localDate(now, timeZone);
-    if (date === null) throw new Refusal(400, 'date must be a real date (YYYY-MM-DD).');
-    const [rows, onLoan] = await Promise.all([
-      reservationQuery(db, now)
-        .where('r.pickup_date', '=', date)
-        .orderBy('r.slot_starts_at')
-        .orderBy('r.created_at')
-        .execute(),
-      reservationQuery(db, now)
-        .where('r.status', '=', 'collected')
-        .orderBy('r.updated_at')
-        .limit(500)
-        .execute(),
-    ]);
-    return {
-      date,
-      formattedDate: formatDate(date),
-      slots: RESERVATION_TIME_SLOTS.map((timeSlot) => ({
-        timeSlot,
-        reservations: rows.filter((row) => row.time_slot === timeSlot).map(presentDeskReservation),
-      })),
-      onLoan: onLoan.map(presentDeskReservation),
-    };
-  });
+  app.delete(
+    '/users/reservations/:id',
+    declareRoute({
+      tag: 'reservations',
+      summary: "Cancel one's own active reservation",
+      description: "Anyone else's is a 404.",
+      access: 'signed-in',
+      params: reservationParams,
+      response: reservationResponseSchema,
+      errors: { 409: 'The reservation is no longer active.' },
+    }),
+    async (request, reply) => {
+      const user = await requireUser(request, reply, context);
+      const row = await cancelReservation(db, user.id, request.params.id, context.now());
+      return { success: true as const, reservation: presentReservation(row) };
+    },
+  );
 
-  app.patch<{ Params: { id: string } }>('/desk/reservations/:id', async (request, reply) => {
-    await requireUser(request, reply, context, ['librarian']);
-    const { status } = parseInput(deskStatusChangeSchema, request.body);
-    if (!isReservationId(request.params.id))
-      throw new Refusal(404, 'There is no reservation with that id.');
-    const now = context.now();
-    await expireHolds(db, now);
-    const from = (Object.keys(DESK_TRANSITIONS) as (keyof typeof DESK_TRANSITIONS)[]).filter(
-      (source) => DESK_TRANSITIONS[source].includes(status),
-    );
-    const changed = await db
-      .updateTable('reservations')
-      .set({ status, updated_at: now })
-      .where('id', '=', request.params.id)
-      .where('status', 'in', from)
-      .returning('id')
-      .executeTakeFirst();
-    const row = await reservationQuery(db, now)
-      .where('r.id', '=', request.params.id)
-      .executeTakeFirst();
-    if (!row) throw new Refusal(404, 'There is no reservation with that id.');
-    if (!changed) {
-      throw new Refusal(
-        409,
-        `This reservation is ${RESERVATION_STATUS_LABELS[row.status].toLowerCase()}; it cannot be marked ${RESERVATION_STATUS_LABELS[status].toLowerCase()}.`,
-      );
-    }
-    return { success: true, reservation: presentDeskReservation(row) };
-  });
+  app.get(
+    '/desk/pickups',
+    declareRoute({
+      tag: 'desk',
+      summary: "A day's pickups by slot, and the copies on loan",
+      access: ['librarian'],
+      query: deskPickupsQuerySchema,
+      response: deskPickupsResponseSchema,
+    }),
+    async (request, reply) => {
+      await requireUser(request, reply, context, ['librarian']);
+      const query = parseInput(deskPickupsQuerySchema, request.query);
+      return presentDeskDay(await deskDay(db, query.date, context.now(), timeZone));
+    },
+  );
+
+  app.patch(
+    '/desk/reservations/:id',
+    declareRoute({
+      tag: 'desk',
+      summary: 'Mark a reservation collected, no-show or returned',
+      access: ['librarian'],
+      params: reservationParams,
+      body: deskStatusChangeSchema,
+      response: deskReservationResponseSchema,
+      errors: { 409: 'The reservation cannot take that status from where it is.' },
+    }),
+    async (request, reply) => {
+      await requireUser(request, reply, context, ['librarian']);
+      const { status } = parseInput(deskStatusChangeSchema, request.body);
+      const row = await changeDeskStatus(db, request.params.id, status, context.now());
+      return { success: true as const, reservation: presentDeskReservation(row) };
+    },
+  );
 }

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { DatabaseHandle } from '../db/client.ts';
-import type { RouteContext } from '../routes/context.ts';
-import { pruneIdempotencyKeys } from '../http/idempotency.ts';
-import { pruneRateLimits } from '../http/rate-limit.ts';
-import { expireHolds } from './holds.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import { pruneIdempotencyKeys } from './http/idempotency.ts';
+import { pruneRateLimits } from './http/rate-limit.ts';
+import { expireHolds } from './reservations/holds.ts';
 
 /** How often lapsed holds are expired and old idempotency answers and rate counters forgotten. */
 export const SWEEP_INTERVAL_MS = 60_000;
@@ -26,7 +25,7 @@ export async function sweep(database: DatabaseHandle, now: Date): Promise<number
  */
 export function startSweeper(
   app: FastifyInstance,
-  context: Pick<RouteContext, 'database' | 'now'>,
+  context: { database: DatabaseHandle; now: () => Date },
 ) {
   let timer: NodeJS.Timeout | undefined;
   const run = async () => {

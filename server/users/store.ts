@@ -1,0 +1,83 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Role } from '../../contract/http/users.ts';
+import type { PasswordContext } from '../auth/password-strength.ts';
+import type { Auth } from '../auth/auth.ts';
+import type { Database, UsersTable } from '../db/schema.ts';
+
+/** A user row as the server reads it. */
+export type UserRow = Selectable<UsersTable>;
+
+/** The whole row of the user with `id`, or undefined when there is none. */
+export async function findUser(db: Kysely<Database>, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The role and whether the profile is complete, of the account with `email`, if any. */
+export async function findSignUpState(
+  db: Kysely<Database>,
+  email: string,
+): Promise<{ role: Role; profile_completed: boolean } | undefined> {
+  return db
+    .selectFrom('users')
+    .select(['role', 'profile_completed'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+/** The role of the user with `id`, who must exist (one who just signed in). */
+export async function userRole(db: Kysely<Database>, id: string): Promise<Role> {
+  const user = await db
+    .selectFrom('users')
+    .select('role')
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return user.role;
+}
+
+/**
+ * Whose password a reset link changes, so that their names and e-mail count against the new
+ * one. better-auth keeps the link's token as `reset-password:<token>` naming the user; an
+ * unknown or expired token leaves only the library's name (better-auth refuses it afterwards).
+ */
+export async function resetTokenOwner(
+  { auth, db }: { auth: Auth; db: Kysely<Database> },
+  token: string,
+  libraryName: string,
+): Promise<PasswordContext> {
+  const library: PasswordContext = { libraryName };
+  const { internalAdapter } = await auth.$context;
+  const verification = await internalAdapter.findVerificationValue(`reset-password:${token}`);
+  if (!verification || verification.expiresAt < new Date()) return library;
+  const user = await db
+    .selectFrom('users')
+    .select(['email', 'name', 'first_name', 'last_name'])
+    .where('id', '=', verification.value)
+    .executeTakeFirst();
+  if (!user) return library;
+  // A provider's account may have only better-auth's full name, before its profile is complete.
+  const names = user.first_name ? [user.first_name, user.last_name] : [user.name];
+  return { ...library, email: user.email, names };
+}
+
+/** Keeps the username a person chats under on their profile, so it follows them across devices. */
+export async function setChatUsername(
+  db: Kysely<Database>,
+  userId: string,
+  username: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ chat_username: username, updated_at: new Date() })
+    .where('id', '=', userId)
+    .execute();
+}
+
+/** The name the chat shows for a user: the forum username, else the first name. */
+export async function findChatName(db: Kysely<Database>, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .select(['chat_username', 'first_name'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? (row.chat_username ?? row.first_name) : undefined;
+}
