@@ -5,7 +5,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * Folder boundaries (docs/architecture.md): `web` and `server` never import each other, and
+ * Folder boundaries (docs/architecture.md), whether an import climbs folders or names one through
+ * package.json's `imports` (`#contract/*`, `#server/*`, `#web/*`): `web` and `server` never import
+ * each other, and
  * `contract` imports nothing but zod, obscenity (the chat's abuse check, which both sides run:
  * docs/decisions/008-moderation-in-contract.md) and its own files. Its tests may also read files
  * with Node's built-ins.
@@ -18,11 +20,10 @@ const contractPatterns = (extra = '') => [
   },
   { group: ['../../**'], message: CONTRACT_MESSAGE },
 ];
+const SERVER_NOT_WEB = 'server/ must not import web code: share it through contract/.';
 const serverPatterns = [
-  {
-    group: ['**/web', '**/web/**'],
-    message: 'server/ must not import web code: share it through contract/.',
-  },
+  { group: ['**/web', '**/web/**'], message: SERVER_NOT_WEB },
+  { regex: '^#web/', message: SERVER_NOT_WEB },
 ];
 /**
  * The server's domain folders own the library's rules and its database statements; the transports
@@ -44,19 +45,18 @@ const DOMAIN_FOLDERS = [
 const domainPatterns = [
   ...serverPatterns,
   {
-    regex: '^(?:\\.\\./)+(?:server/)?(?:routes|http|realtime)(?:/|$)',
+    regex: '^(?:(?:\\.\\./)+(?:server/)?|#server/)(?:routes|http|realtime)(?:/|$)',
     message:
       'Domain modules must not import routes/, http/ or realtime/: throw a Refusal (server/refusal.ts), and let the caller pass in what HTTP knows.',
   },
 ];
+const WEB_NOT_SERVER = 'web/ must not import server code: share it through contract/.';
 const boundaries = {
   web: {
     files: ['web/**/*.{ts,tsx}'],
     patterns: [
-      {
-        group: ['**/server', '**/server/**'],
-        message: 'web/ must not import server code: share it through contract/.',
-      },
+      { group: ['**/server', '**/server/**'], message: WEB_NOT_SERVER },
+      { regex: '^#server/', message: WEB_NOT_SERVER },
     ],
   },
   server: { files: ['server/**/*.ts'], patterns: serverPatterns },

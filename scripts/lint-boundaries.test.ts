@@ -22,6 +22,36 @@ describe('folder boundaries (lint)', () => {
     ).toContain(RULE);
   });
 
+  it('forbids the same through the #server/* and #web/* import aliases', async () => {
+    expect(
+      await ruleIds(
+        'web/routes/x.ts',
+        "import { buildApp } from '#server/app.ts';\nvoid buildApp;\n",
+      ),
+    ).toContain(RULE);
+    expect(
+      await ruleIds('server/routes/x.ts', "import { App } from '#web/app.tsx';\nvoid App;\n"),
+    ).toContain(RULE);
+    expect(
+      await ruleIds(
+        'server/requests/store.ts',
+        "import { parseInput } from '#server/http/errors.ts';\nvoid parseInput;\n",
+      ),
+    ).toContain(RULE);
+    expect(
+      await ruleIds(
+        'contract/http/x.ts',
+        "import { loadConfig } from '#server/config.ts';\nvoid loadConfig;\n",
+      ),
+    ).toContain(RULE);
+    expect(
+      await ruleIds(
+        'web/routes/x.ts',
+        "import { ROUTES } from '#contract/routes.ts';\nimport { Button } from '#web/components/ui/button.tsx';\nvoid ROUTES; void Button;\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('forbids server/ from importing web/', async () => {
     expect(
       await ruleIds('server/routes/x.ts', "import { App } from '../../web/app.tsx';\nvoid App;\n"),

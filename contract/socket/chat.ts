@@ -181,6 +181,8 @@ export const roomMetadataSchema = z.object({
   creator: z.string(),
   creatorId: z.string(),
   abuseDetected: z.boolean(),
+  /** Ours, as in the room list: true for a room of the demo data, left out otherwise. */
+  isDemo: z.boolean().optional(),
 });
 export type RoomMetadata = z.infer<typeof roomMetadataSchema>;
 

@@ -16,6 +16,8 @@ export interface RoomRow {
   creator_id: string;
   creator_name: string;
   abuse_detected: boolean;
+  /** A room of the demo data (decision 016); absent in a row built by hand counts as false. */
+  is_demo?: boolean;
   created_at: Date;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { roomSummarySchema } from '../../contract/socket/chat.ts';
-import { presentRoom } from './chat.ts';
+import { roomMetadataSchema, roomSummarySchema } from '../../contract/socket/chat.ts';
+import { presentRoom, presentRoomMetadata } from './chat.ts';
 
 const row = (overrides: Partial<Parameters<typeof presentRoom>[0]> = {}) => ({
   id: '00000000-0000-4000-8000-000000000001',
@@ -43,5 +43,20 @@ describe('a room in available_rooms', () => {
       'abuseDetected',
     ]);
     expect(roomSummarySchema.parse(presented).isDemo).toBeUndefined();
+  });
+});
+
+describe("a room's metadata on joining", () => {
+  it('says isDemo: true for a demo room, and leaves it out for any other', () => {
+    const demo = presentRoomMetadata(row({ is_demo: true }));
+    expect(demo).toEqual({
+      roomName: 'Book club: Frankenstein',
+      creator: 'Fatima',
+      creatorId: 'demo-chat-account',
+      abuseDetected: false,
+      isDemo: true,
+    });
+    expect(roomMetadataSchema.parse(demo)).toEqual(demo);
+    expect(Object.keys(presentRoomMetadata(row()))).not.toContain('isDemo');
   });
 });

@@ -39,5 +39,6 @@ export function presentRoomMetadata(row: RoomRow): RoomMetadata {
     creator: row.creator_name,
     creatorId: row.creator_id,
     abuseDetected: row.abuse_detected,
+    ...(row.is_demo ? { isDemo: true } : {}),
   };
 }

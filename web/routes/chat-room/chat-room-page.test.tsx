@@ -87,6 +87,13 @@ describe('chat room', () => {
     expect(live?.textContent).toBe('Grace: Welcome');
   });
 
+  it('marks a demo room as one, and only a demo room', () => {
+    openJoined([], metadata({ isDemo: true }));
+    expect(screen.getByText('Demo')).toBeTruthy();
+    fakeChat.socket.serverEmit('room_metadata', metadata());
+    expect(screen.queryByText('Demo')).toBeNull();
+  });
+
   it('shows the empty state, the Creator badge and Close Room for the creator', async () => {
     openJoined([], metadata({ creatorId: 'user-1', creator: 'Ada' }));
     expect(screen.getByText(CHAT_TEXT.noMessages)).toBeTruthy();

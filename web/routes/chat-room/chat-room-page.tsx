@@ -103,6 +103,14 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
         <div className={styles.heading}>
           <h1 className={styles.title}>Chat Room: {name}</h1>
           {isCreator ? <span className={styles.badge}>Creator</span> : null}
+          {room.metadata?.isDemo ? (
+            <span
+              className={styles.badge}
+              title="A room of the demo data, with an example conversation"
+            >
+              Demo
+            </span>
+          ) : null}
         </div>
         <div className={styles.headerActions}>
           {mayManage ? (
