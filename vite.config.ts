@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
-import { SCREEN_MODULES, SCREEN_PRELOADS_FILE } from './web/screen-modules.ts';
+import { SCREEN_MODULES, SCREEN_PRELOADS_FILE } from '#web/screen-modules.ts';
 
 const serverPort = Number(process.env.PORT ?? 3000);
 const brotli = promisify(brotliCompress);

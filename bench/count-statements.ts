@@ -4,7 +4,7 @@
  * over the IPC channel when asked ('statements'). `npm start` never loads it, so the server
  * itself carries nothing for it.
  */
-import { countStatements } from '../server/test/statements.ts';
+import { countStatements } from '#server/test/statements.ts';
 
 const counter = countStatements();
 

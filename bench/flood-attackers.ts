@@ -21,7 +21,7 @@
  * between cycles.
  */
 import type WebSocket from 'ws';
-import { CLIENT_EVENTS, SOCKET_MAX_PAYLOAD_BYTES, type Ack } from '../contract/socket/chat.ts';
+import { CLIENT_EVENTS, SOCKET_MAX_PAYLOAD_BYTES, type Ack } from '#contract/socket/chat.ts';
 import { closeWebSocket, connectSocketIo, type WireSocket } from './lib-socket.ts';
 
 /** What an attacker does (see the file's comment). */

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { importFile } from '../server/catalogue/import/import-file.ts';
+import { importFile } from '#server/catalogue/import/import-file.ts';
 import { benchDatabases, SHARED_DATA } from './lib.ts';
 
 const file = path.join(SHARED_DATA, 'books', 'goodbooks-10k_books.csv');

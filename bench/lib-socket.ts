@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { OPEN_ROOMS_PER_PERSON_MAX, type Ack } from '../contract/socket/chat.ts';
+import { OPEN_ROOMS_PER_PERSON_MAX, type Ack } from '#contract/socket/chat.ts';
 
 /** Sockets a bench closed on purpose (any other close is the server's doing). */
 const closing = new WeakSet<WebSocket>();

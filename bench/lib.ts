@@ -4,17 +4,12 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { importFile } from '../server/catalogue/import/import-file.ts';
-import {
-  createPglite,
-  openPostgres,
-  wrapPglite,
-  type DatabaseHandle,
-} from '../server/db/client.ts';
-import { migrate } from '../server/db/migrate.ts';
+import { importFile } from '#server/catalogue/import/import-file.ts';
+import { createPglite, openPostgres, wrapPglite, type DatabaseHandle } from '#server/db/client.ts';
+import { migrate } from '#server/db/migrate.ts';
 import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
 import { freePort } from '../scripts/lib/free-port.ts';
-import { registrationFactory } from '../server/test/factories.ts';
+import { registrationFactory } from '#server/test/factories.ts';
 
 /** The shared data beside the repository (see its README). */
 export const SHARED_DATA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data');

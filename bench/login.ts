@@ -43,7 +43,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { hashPassword, verifyPassword } from 'better-auth/crypto';
 import pg from 'pg';
-import { registrationFactory } from '../server/test/factories.ts';
+import { registrationFactory } from '#server/test/factories.ts';
 import {
   cpuSpent,
   percentile,

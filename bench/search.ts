@@ -14,11 +14,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import type { SearchQuery } from '../contract/http/catalogue.ts';
-import type { Database } from '../server/db/schema.ts';
-import { importFile } from '../server/catalogue/import/import-file.ts';
-import { searchCatalogue } from '../server/catalogue/search.ts';
-import { refreshSearchWords } from '../server/catalogue/words.ts';
+import type { SearchQuery } from '#contract/http/catalogue.ts';
+import type { Database } from '#server/db/schema.ts';
+import { importFile } from '#server/catalogue/import/import-file.ts';
+import { searchCatalogue } from '#server/catalogue/search.ts';
+import { refreshSearchWords } from '#server/catalogue/words.ts';
 import { benchDatabases, CATALOGUE_FILES, ms, percentile, SHARED_DATA, timeRuns } from './lib.ts';
 
 const TARGET = Number(process.argv[2] ?? process.env.BENCH_ROWS ?? 1_000_000);

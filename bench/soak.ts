@@ -33,13 +33,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { OPEN_REQUESTS_MAX } from '../contract/http/requests.ts';
+import { OPEN_REQUESTS_MAX } from '#contract/http/requests.ts';
 import {
   MESSAGE_RATE_LIMIT,
   MESSAGE_RATE_WINDOW_MS,
   type ChatMessage,
-} from '../contract/socket/chat.ts';
-import { openDatabase } from '../server/db/client.ts';
+} from '#contract/socket/chat.ts';
+import { openDatabase } from '#server/db/client.ts';
 import {
   cpuSpent,
   forEachAtMost,

@@ -36,9 +36,9 @@ import { gzipSync, constants as zlibConstants } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result as LighthouseResult } from 'lighthouse';
 import { chromium, type Browser } from 'playwright-core';
-import { roomPath, ROUTES, type RouteName } from '../contract/routes.ts';
+import { roomPath, ROUTES, type RouteName } from '#contract/routes.ts';
 import { freePort } from '../scripts/lib/free-port.ts';
-import { registrationFactory } from '../server/test/factories.ts';
+import { registrationFactory } from '#server/test/factories.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ASSETS = path.join(ROOT, 'dist', 'web', 'assets');

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { mailRecipients } from '../server/test/mail.ts';
+import { mailRecipients } from '#server/test/mail.ts';
 
 let counter = 0;
 

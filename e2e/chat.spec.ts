@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
-import { CHAT_TEXT } from '../contract/socket/chat.ts';
+import { CHAT_TEXT } from '#contract/socket/chat.ts';
 import { newPerson, registerViaApi, signInThroughForm } from './accounts.ts';
 import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
 

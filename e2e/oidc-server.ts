@@ -2,7 +2,7 @@
  * The institution's OpenID Connect provider for the end-to-end run: Playwright starts it beside
  * the app (OIDC_ISSUER points here). Any login signs in; the login is the identity's e-mail.
  */
-import { startTestOidcProvider } from '../server/test/oidc.ts';
+import { startTestOidcProvider } from '#server/test/oidc.ts';
 
 const port = Number(process.env.PORT);
 const redirectUri = process.env.REDIRECT_URI;

@@ -1,4 +1,4 @@
-import { ROUTES } from '../contract/routes.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { newPerson, registerViaApi } from './accounts.ts';
 import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
 

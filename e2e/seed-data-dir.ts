@@ -3,10 +3,10 @@
  * the server's own start would (`e2e/data-template.ts` runs it). Done ahead, the server's first
  * start on a copy finds nothing to do and listens at once.
  */
-import { loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/client.ts';
-import { migrate } from '../server/db/migrate.ts';
-import { seedDemoData } from '../server/db/seed.ts';
+import { loadConfig } from '#server/config.ts';
+import { openDatabase } from '#server/db/client.ts';
+import { migrate } from '#server/db/migrate.ts';
+import { seedDemoData } from '#server/db/seed.ts';
 
 const config = loadConfig();
 const database = await openDatabase(config);

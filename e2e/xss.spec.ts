@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { XSS_PAYLOADS as PAYLOADS } from '../web/test/xss-payloads.ts';
+import { XSS_PAYLOADS as PAYLOADS } from '#web/test/xss-payloads.ts';
 import { newPerson, registerViaApi } from './accounts.ts';
 import { expect, test } from './fixtures.ts';
 

@@ -2,9 +2,9 @@
  * `npm run db:migrate`: applies pending migrations to the configured database (PGlite in
  * DATA_DIR, or PostgreSQL when DATABASE_URL is set) and says what it did.
  */
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/client.ts';
-import { migrate } from '../server/db/migrate.ts';
+import { ConfigError, loadConfig } from '#server/config.ts';
+import { openDatabase } from '#server/db/client.ts';
+import { migrate } from '#server/db/migrate.ts';
 
 try {
   const config = loadConfig();

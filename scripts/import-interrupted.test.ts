@@ -6,9 +6,9 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GOODBOOKS_SOURCE } from '../server/catalogue/import/goodbooks.ts';
-import { openDatabase, type DatabaseHandle, type DatabaseKind } from '../server/db/client.ts';
-import { createPostgresDatabase, testDatabaseKinds } from '../server/test/databases.ts';
+import { GOODBOOKS_SOURCE } from '#server/catalogue/import/goodbooks.ts';
+import { openDatabase, type DatabaseHandle, type DatabaseKind } from '#server/db/client.ts';
+import { createPostgresDatabase, testDatabaseKinds } from '#server/test/databases.ts';
 
 // Issue 9: "kill -9 of the server mid-import: after restart every committed row is there, a re-run
 // import finishes without duplicates." The importer runs as `npm run import` runs it, on a

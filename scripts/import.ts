@@ -14,11 +14,11 @@ import {
   ImportFileError,
   isImportKind,
   type ImportSummary,
-} from '../server/catalogue/import/import-file.ts';
-import type { ImportCounts } from '../server/catalogue/import/writer.ts';
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/client.ts';
-import { migrate } from '../server/db/migrate.ts';
+} from '#server/catalogue/import/import-file.ts';
+import type { ImportCounts } from '#server/catalogue/import/writer.ts';
+import { ConfigError, loadConfig } from '#server/config.ts';
+import { openDatabase } from '#server/db/client.ts';
+import { migrate } from '#server/db/migrate.ts';
 
 const USAGE = `Usage: npm run import -- <${IMPORT_KINDS.join('|')}> <file> [more files]`;
 

@@ -119,7 +119,7 @@ describe('folder boundaries (lint)', () => {
     expect(
       await ruleIds(
         'contract/x.ts',
-        "import { loadConfig } from '../server/config.ts';\nvoid loadConfig;\n",
+        "import { loadConfig } from '#server/config.ts';\nvoid loadConfig;\n",
       ),
     ).toContain(RULE);
     expect(
@@ -161,7 +161,7 @@ describe('folder boundaries (lint)', () => {
     expect(
       await ruleIds(
         'contract/x.test.ts',
-        "import { loadConfig } from '../server/config.ts';\nvoid loadConfig;\n",
+        "import { loadConfig } from '#server/config.ts';\nvoid loadConfig;\n",
       ),
     ).toContain(RULE);
   });

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../server/app.ts';
-import { openDatabase } from '../server/db/client.ts';
-import { testConfig } from '../server/test/app.ts';
+import { buildApp } from '#server/app.ts';
+import { openDatabase } from '#server/db/client.ts';
+import { testConfig } from '#server/test/app.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 

@@ -7,14 +7,14 @@
  */
 import { parseArgs } from 'node:util';
 import { read } from 'read';
-import { emailSchema, passwordSchema, ROLES, type Role } from '../contract/http/users.ts';
-import { createAuth } from '../server/auth/auth.ts';
-import { weakPasswordMessage } from '../server/auth/password-strength.ts';
-import { resolveAuthSecret } from '../server/auth/secret.ts';
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/client.ts';
-import { allowedOrigins } from '../server/http/origins.ts';
-import { migrate } from '../server/db/migrate.ts';
+import { emailSchema, passwordSchema, ROLES, type Role } from '#contract/http/users.ts';
+import { createAuth } from '#server/auth/auth.ts';
+import { weakPasswordMessage } from '#server/auth/password-strength.ts';
+import { resolveAuthSecret } from '#server/auth/secret.ts';
+import { ConfigError, loadConfig } from '#server/config.ts';
+import { openDatabase } from '#server/db/client.ts';
+import { allowedOrigins } from '#server/http/origins.ts';
+import { migrate } from '#server/db/migrate.ts';
 
 function fail(message: string): never {
   console.error(message);

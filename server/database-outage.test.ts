@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { errorResponseSchema } from '../contract/http/errors.ts';
-import type { ChatMessage } from '../contract/socket/chat.ts';
+import { errorResponseSchema } from '#contract/http/errors.ts';
+import type { ChatMessage } from '#contract/socket/chat.ts';
 import {
   findPostgresBin,
   startPostgresCluster,

@@ -1,4 +1,4 @@
-import type { FieldError } from '../contract/http/errors.ts';
+import type { FieldError } from '#contract/http/errors.ts';
 
 /**
  * The one refusal of the whole server: a request (HTTP or socket) that is refused on purpose, with

@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
-import type { Role } from '../contract/http/users.ts';
-import { ROUTES } from '../contract/routes.ts';
+import type { Role } from '#contract/http/users.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { RequireRole } from './components/auth/require-role.tsx';
 import { AppLayout } from './components/layout/app-layout.tsx';
 import { ErrorPage } from './routes/error-page.tsx';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROUTES, type RouteName } from '../contract/routes.ts';
+import { ROUTES, type RouteName } from '#contract/routes.ts';
 import { SCREEN_MODULES } from './screen-modules.ts';
 
 /** Each `path: ROUTES.x` (or `ROUTES.x` in a list of paths) of app.tsx with the module it loads. */

@@ -1,4 +1,4 @@
-import type { RouteName } from '../contract/routes.ts';
+import type { RouteName } from '#contract/routes.ts';
 
 /**
  * The module (relative to `web/`) each lazily loaded screen's code starts from, as `app.tsx`

@@ -1,4 +1,4 @@
-import type { ChatbotResponse } from '../../contract/http/chatbot.ts';
+import type { ChatbotResponse } from '#contract/http/chatbot.ts';
 import { CATEGORIES, type Question } from './questions.ts';
 
 /** The least the evaluation set must hold (issue 7 asks for at least 40). */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { catalogueItemSchema } from '../../contract/http/catalogue.ts';
+import { catalogueItemSchema } from '#contract/http/catalogue.ts';
 import { hostileString, hostileValue } from '../test/json-schema-arbitrary.ts';
 import { fromBooksApi, fromOpenLibrary, webUrl } from './external.ts';
 

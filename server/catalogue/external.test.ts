@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchResponseSchema } from '../../contract/http/catalogue.ts';
+import { searchResponseSchema } from '#contract/http/catalogue.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { createTestApp, testConfig } from '../test/app.ts';
 import { createExternalSearch, fromBooksApi, fromOpenLibrary } from './external.ts';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { CatalogueItem } from '../../contract/http/catalogue.ts';
+import type { CatalogueItem } from '#contract/http/catalogue.ts';
 import type { Config } from '../config.ts';
 
 /** How long an outside source may take before we answer without it. */

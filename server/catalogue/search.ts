@@ -4,7 +4,7 @@ import {
   SEARCH_COUNT_LIMIT,
   type ItemType,
   type SearchQuery,
-} from '../../contract/http/catalogue.ts';
+} from '#contract/http/catalogue.ts';
 import type { Database, ItemsTable } from '../db/schema.ts';
 
 /** A result row: the item's columns the result cards need. */

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseWordList } from '../../contract/moderation.ts';
+import { parseWordList } from '#contract/moderation.ts';
 import { ConfigError, type Config } from '../config.ts';
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createModerator, parseWordList } from '../../contract/moderation.ts';
-import { MESSAGE_MAX } from '../../contract/socket/chat.ts';
+import { createModerator, parseWordList } from '#contract/moderation.ts';
+import { MESSAGE_MAX } from '#contract/socket/chat.ts';
 import { hostileString } from '../test/json-schema-arbitrary.ts';
 
 /*

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGE_RATE_LIMIT, MESSAGE_RATE_WINDOW_MS } from '../../contract/socket/chat.ts';
+import { MESSAGE_RATE_LIMIT, MESSAGE_RATE_WINDOW_MS } from '#contract/socket/chat.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { MESSAGE_RATE_LIMIT, MESSAGE_RATE_WINDOW_MS } from '../../contract/socket/chat.ts';
+import { MESSAGE_RATE_LIMIT, MESSAGE_RATE_WINDOW_MS } from '#contract/socket/chat.ts';
 import type { Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { HISTORY_PAGE } from '../../contract/socket/chat.ts';
+import { HISTORY_PAGE } from '#contract/socket/chat.ts';
 import type { Database } from '../db/schema.ts';
 
 /** A process whose heartbeat is older than this no longer counts in member counts. */

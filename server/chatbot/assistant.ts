@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
-import { searchQuerySchema, type ItemType } from '../../contract/http/catalogue.ts';
-import type { ChatbotLink } from '../../contract/http/chatbot.ts';
-import { REQUEST_STATUS_LABELS } from '../../contract/http/requests.ts';
-import { ACTIVE_RESERVATIONS_MAX } from '../../contract/http/reservations.ts';
+import { searchQuerySchema, type ItemType } from '#contract/http/catalogue.ts';
+import type { ChatbotLink } from '#contract/http/chatbot.ts';
+import { REQUEST_STATUS_LABELS } from '#contract/http/requests.ts';
+import { ACTIVE_RESERVATIONS_MAX } from '#contract/http/reservations.ts';
 import {
   RESERVATION_DAYS_AHEAD,
   RESERVATION_HOLD_HOURS,
   RESERVATION_TIME_SLOTS,
-} from '../../contract/limits.ts';
-import { ROUTES } from '../../contract/routes.ts';
+} from '#contract/limits.ts';
+import { ROUTES } from '#contract/routes.ts';
 import type { UserRow } from '../users/store.ts';
 import { searchCatalogue, type SearchRow } from '../catalogue/search.ts';
 import type { Config } from '../config.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHATBOT_PROMPT_MAX } from '../../contract/http/chatbot.ts';
+import { CHATBOT_PROMPT_MAX } from '#contract/http/chatbot.ts';
 import { hostileString } from '../test/json-schema-arbitrary.ts';
 import { cleanPhrase, recognise, type Intent } from './intents.ts';
 

@@ -1,4 +1,4 @@
-import type { ItemType } from '../../contract/http/catalogue.ts';
+import type { ItemType } from '#contract/http/catalogue.ts';
 
 /** What a question asks for, as far as the built-in assistant can tell. */
 export type Intent =

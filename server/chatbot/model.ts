@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChatbotTurn } from '../../contract/http/chatbot.ts';
+import type { ChatbotTurn } from '#contract/http/chatbot.ts';
 import type { Config } from '../config.ts';
 
 /** What the model is told. The marker lets us notice a reply that repeats these instructions. */

@@ -1,5 +1,5 @@
 import { APIError } from 'better-auth/api';
-import type { RegisterRequest, Role } from '../../contract/http/users.ts';
+import type { RegisterRequest, Role } from '#contract/http/users.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { UserRow } from '../users/store.ts';
 import type { Config } from '../config.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createModerator } from '../../contract/moderation.ts';
-import { roomSummarySchema } from '../../contract/socket/chat.ts';
+import { createModerator } from '#contract/moderation.ts';
+import { roomSummarySchema } from '#contract/socket/chat.ts';
 import { createRoom, deleteRoom, listRooms } from '../chat/store.ts';
 import { presentRoom } from '../presenters/chat.ts';
 import type { DatabaseHandle } from './client.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../contract/http/users.ts';
+import type { Role } from '#contract/http/users.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { reservableDates } from '../reservations/calendar.ts';

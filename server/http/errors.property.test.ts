@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { resourceRequestSchema } from '../../contract/http/requests.ts';
-import { reservationRequestSchema } from '../../contract/http/reservations.ts';
-import { RESERVATION_TIME_SLOTS } from '../../contract/limits.ts';
+import { resourceRequestSchema } from '#contract/http/requests.ts';
+import { reservationRequestSchema } from '#contract/http/reservations.ts';
+import { RESERVATION_TIME_SLOTS } from '#contract/limits.ts';
 import { enteredText, hostileString, hostileValue } from '../test/json-schema-arbitrary.ts';
 import { parseInput, unstorableText } from './errors.ts';
 import { Refusal } from '../refusal.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { errorResponseSchema } from '../../contract/http/errors.ts';
+import { errorResponseSchema } from '#contract/http/errors.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { parseInput } from './errors.ts';
 import { Refusal } from '../refusal.ts';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { ErrorResponse, FieldError } from '../../contract/http/errors.ts';
+import type { ErrorResponse, FieldError } from '#contract/http/errors.ts';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
   DATABASE_UNAVAILABLE_MESSAGE,

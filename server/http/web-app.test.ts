@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../contract/routes.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 
 const INDEX_HTML = '<!doctype html><html><body><div id="root"></div></body></html>';

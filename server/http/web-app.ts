@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { screenOf, type RouteName } from '../../contract/routes.ts';
+import { screenOf, type RouteName } from '#contract/routes.ts';
 import { errorBody } from './errors.ts';
 
 /** What the build writes beside index.html (vite.config.ts, `screenPreloads`). */

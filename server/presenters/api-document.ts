@@ -2,8 +2,8 @@ import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger'
 import type { FastifySchema } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ApiDocument } from '../../contract/http/docs.ts';
-import { betterAuthErrorSchema, errorResponseSchema } from '../../contract/http/errors.ts';
+import type { ApiDocument } from '#contract/http/docs.ts';
+import { betterAuthErrorSchema, errorResponseSchema } from '#contract/http/errors.ts';
 import {
   errorStatuses,
   type Access,

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { CatalogueItem, CourseMaterial, ItemDetail } from '../../contract/http/catalogue.ts';
+import type { CatalogueItem, CourseMaterial, ItemDetail } from '#contract/http/catalogue.ts';
 import type { CourseMaterialRow } from '../catalogue/items.ts';
 import type { SearchRow } from '../catalogue/search.ts';
 import type { ItemsTable } from '../db/schema.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roomMetadataSchema, roomSummarySchema } from '../../contract/socket/chat.ts';
+import { roomMetadataSchema, roomSummarySchema } from '#contract/socket/chat.ts';
 import { presentRoom, presentRoomMetadata } from './chat.ts';
 
 const row = (overrides: Partial<Parameters<typeof presentRoom>[0]> = {}) => ({

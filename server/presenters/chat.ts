@@ -1,4 +1,4 @@
-import type { ChatMessage, RoomMetadata, RoomSummary } from '../../contract/socket/chat.ts';
+import type { ChatMessage, RoomMetadata, RoomSummary } from '#contract/socket/chat.ts';
 import type { listRooms, MessageRow, RoomRow } from '../chat/store.ts';
 import { isoInstant } from './instant.ts';
 

@@ -1,4 +1,4 @@
-import type { HealthResponse } from '../../contract/http/health.ts';
+import type { HealthResponse } from '#contract/http/health.ts';
 import type { DatabaseKind } from '../db/client.ts';
 
 /** The health answer once the database has answered. */

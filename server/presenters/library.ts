@@ -1,4 +1,4 @@
-import type { LibraryInfo } from '../../contract/http/library.ts';
+import type { LibraryInfo } from '#contract/http/library.ts';
 import type { Config } from '../config.ts';
 
 /** The library's public identity, from the configuration. */

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { ResourceRequestRecord } from '../../contract/http/requests.ts';
+import type { ResourceRequestRecord } from '#contract/http/requests.ts';
 import type { ResourceRequestsTable } from '../db/schema.ts';
 import { isoInstant } from './instant.ts';
 

@@ -3,8 +3,8 @@ import type {
   DeskReservation,
   ReservationBook,
   ReservationRecord,
-} from '../../contract/http/reservations.ts';
-import { RESERVATION_TIME_SLOTS } from '../../contract/limits.ts';
+} from '#contract/http/reservations.ts';
+import { RESERVATION_TIME_SLOTS } from '#contract/limits.ts';
 import { formatDate } from '../reservations/calendar.ts';
 import type { DeskDay } from '../reservations/desk.ts';
 import type { reservableBooks, ReservationRow } from '../reservations/holds.ts';

@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../../contract/http/users.ts';
+import type { CurrentUser } from '#contract/http/users.ts';
 import type { UserRow } from '../users/store.ts';
 
 /** The signed-in user as the web app sees them: profile fields, never tokens or hashes. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CHAT_TEXT, HISTORY_PAGE, OPEN_ROOMS_PER_PERSON_MAX } from '../../contract/socket/chat.ts';
+import { CHAT_TEXT, HISTORY_PAGE, OPEN_ROOMS_PER_PERSON_MAX } from '#contract/socket/chat.ts';
 import { CATCH_UP_MAX, insertMessage, findRoom } from '../chat/store.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';

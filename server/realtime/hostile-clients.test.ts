@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGE_RATE_LIMIT } from '../../contract/socket/chat.ts';
+import { MESSAGE_RATE_LIMIT } from '#contract/socket/chat.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson, type SignedInPerson } from '../test/factories.ts';

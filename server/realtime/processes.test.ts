@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ChatMessage, RoomSummary } from '../../contract/socket/chat.ts';
+import type { ChatMessage, RoomSummary } from '#contract/socket/chat.ts';
 import { createPostgresDatabase, testDatabaseKinds } from '../test/databases.ts';
 import { registerOn, startServerProcess, type ServerProcess } from '../test/process.ts';
 import { connectChat, emitAck, type ChatClient } from '../test/sockets.ts';

@@ -1,4 +1,4 @@
-import type { Role } from '../../contract/http/users.ts';
+import type { Role } from '#contract/http/users.ts';
 
 /** Who a socket belongs to, decided by the server from the session cookie at connection. */
 export interface SocketUser {

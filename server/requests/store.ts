@@ -9,7 +9,7 @@ import {
   type RequestStatusChange,
   type requestListQuerySchema,
   type resourceRequestSchema,
-} from '../../contract/http/requests.ts';
+} from '#contract/http/requests.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';

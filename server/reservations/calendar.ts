@@ -2,7 +2,7 @@ import {
   RESERVATION_DAYS_AHEAD,
   RESERVATION_HOLD_HOURS,
   RESERVATION_TIME_SLOTS,
-} from '../../contract/limits.ts';
+} from '#contract/limits.ts';
 
 /** One of the five pickup slots, e.g. `2:00-2:30 PM`. */
 export type TimeSlot = (typeof RESERVATION_TIME_SLOTS)[number];

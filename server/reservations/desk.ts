@@ -3,7 +3,7 @@ import {
   DESK_TRANSITIONS,
   RESERVATION_STATUS_LABELS,
   type ReservationStatus,
-} from '../../contract/http/reservations.ts';
+} from '#contract/http/reservations.ts';
 import { isReservationId } from '../db/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { RESERVATION_STATUS_LABELS } from '../../contract/http/reservations.ts';
-import { RESERVATION_DAYS_AHEAD } from '../../contract/limits.ts';
+import { RESERVATION_STATUS_LABELS } from '#contract/http/reservations.ts';
+import { RESERVATION_DAYS_AHEAD } from '#contract/limits.ts';
 import { isReservationId } from '../db/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';

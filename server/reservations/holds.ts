@@ -1,8 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import {
-  ACTIVE_RESERVATIONS_MAX,
-  type ReservationStatus,
-} from '../../contract/http/reservations.ts';
+import { ACTIVE_RESERVATIONS_MAX, type ReservationStatus } from '#contract/http/reservations.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';

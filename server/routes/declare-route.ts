@@ -8,8 +8,8 @@ import type {
 } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponseSchema } from '../../contract/http/errors.ts';
-import type { Role } from '../../contract/http/users.ts';
+import { errorResponseSchema } from '#contract/http/errors.ts';
+import type { Role } from '#contract/http/users.ts';
 
 /** Who may call an operation: anyone, anyone signed in (with a complete profile), or these roles. */
 export type Access = 'guest' | 'signed-in' | readonly Role[];

@@ -1,4 +1,4 @@
-import type { RegisterRequest, Role } from '../../contract/http/users.ts';
+import type { RegisterRequest, Role } from '#contract/http/users.ts';
 import type { TestApp } from './app.ts';
 import { TestClient } from './http.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Role } from '../../contract/http/users.ts';
+import type { Role } from '#contract/http/users.ts';
 
 /** A caller of the role matrix: a guest or a signed-in role. */
 export type Who = 'guest' | Role;

@@ -1,10 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
-import type {
-  Ack,
-  ClientToServerEvents,
-  ServerToClientEvents,
-} from '../../contract/socket/chat.ts';
+import type { Ack, ClientToServerEvents, ServerToClientEvents } from '#contract/socket/chat.ts';
 import type { TestApp } from './app.ts';
 
 /** A typed chat client socket. */

@@ -7,7 +7,7 @@ import {
   searchResponseSchema,
   type ItemType,
   type PostBookRequest,
-} from '../../contract/http/catalogue.ts';
+} from '#contract/http/catalogue.ts';
 import { apiPost, apiRequest } from './client.ts';
 
 /** What a search screen asks for; empty strings mean "no filter". */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, RoomMetadata } from '../../contract/socket/chat.ts';
+import type { ChatMessage, RoomMetadata } from '#contract/socket/chat.ts';
 import { compareMessageIds, isRestricted, mergeMessages, roomReducer } from './chat-room.ts';
 
 const message = (id: string, content = `Message ${id}`): ChatMessage => ({

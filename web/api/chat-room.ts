@@ -1,10 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import type {
-  Ack,
-  ChatMessage,
-  RoomHistoryInfo,
-  RoomMetadata,
-} from '../../contract/socket/chat.ts';
+import type { Ack, ChatMessage, RoomHistoryInfo, RoomMetadata } from '#contract/socket/chat.ts';
 import { chatRequest, getChatSocket, leaveChatRoom } from './chat-socket.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SOCKET_DEFAULTS } from '../../contract/limits.ts';
-import type { RoomSummary } from '../../contract/socket/chat.ts';
+import { SOCKET_DEFAULTS } from '#contract/limits.ts';
+import type { RoomSummary } from '#contract/socket/chat.ts';
 import { FakeChatSocket } from '../test/fake-chat-socket.tsx';
 
 /** Socket.IO's client, as far as the module uses it. */

@@ -1,12 +1,12 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { io, type Socket } from 'socket.io-client';
-import { SOCKET_DEFAULTS } from '../../contract/limits.ts';
+import { SOCKET_DEFAULTS } from '#contract/limits.ts';
 import type {
   Ack,
   ClientToServerEvents,
   RoomSummary,
   ServerToClientEvents,
-} from '../../contract/socket/chat.ts';
+} from '#contract/socket/chat.ts';
 
 /** The forum's socket, typed by the contract's event maps. */
 export type ChatSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { CurrentUser } from '../../contract/http/users.ts';
-import { createModerator, type Moderator } from '../../contract/moderation.ts';
+import type { CurrentUser } from '#contract/http/users.ts';
+import { createModerator, type Moderator } from '#contract/moderation.ts';
 import {
   chatUsernameResponseSchema,
   moderationWordsResponseSchema,
-} from '../../contract/socket/chat.ts';
+} from '#contract/socket/chat.ts';
 import { apiPost, apiRequest } from './client.ts';
 import { SESSION_KEY } from './session.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CHATBOT_HISTORY_TURNS, CHATBOT_TEXT } from '../../contract/http/chatbot.ts';
+import { CHATBOT_HISTORY_TURNS, CHATBOT_TEXT } from '#contract/http/chatbot.ts';
 import {
   appPath,
   askChatbot,

@@ -6,7 +6,7 @@ import {
   chatbotTurnSchema,
   type ChatbotLink,
   type ChatbotTurn,
-} from '../../contract/http/chatbot.ts';
+} from '#contract/http/chatbot.ts';
 import { ApiError, apiRequest } from './client.ts';
 
 /**

@@ -1,7 +1,7 @@
 // First: zod must be told before the contract's schemas are built (see zod-setup.ts).
 import '../zod-setup.ts';
 import type { z } from 'zod';
-import { errorResponseSchema, type FieldError } from '../../contract/http/errors.ts';
+import { errorResponseSchema, type FieldError } from '#contract/http/errors.ts';
 
 /** A failed API call, carrying the server's own message and field errors when it sent them. */
 export class ApiError extends Error {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { libraryInfoSchema } from '../../contract/http/library.ts';
+import { libraryInfoSchema } from '#contract/http/library.ts';
 import { apiRequest } from './client.ts';
 
 /** The library's identity (name, address, contacts, hours, social links) from the server's configuration. */

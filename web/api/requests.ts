@@ -9,7 +9,7 @@ import {
   type RequestStatusChange,
   type ResourceRequestInput,
   type ResourceType,
-} from '../../contract/http/requests.ts';
+} from '#contract/http/requests.ts';
 import { apiPost, apiRequest } from './client.ts';
 
 /**

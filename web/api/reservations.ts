@@ -7,7 +7,7 @@ import {
   reservationDaysResponseSchema,
   reservationResponseSchema,
   type ReservationRequest,
-} from '../../contract/http/reservations.ts';
+} from '#contract/http/reservations.ts';
 import { apiPost, apiRequest } from './client.ts';
 
 /**

@@ -4,7 +4,7 @@ import {
   meResponseSchema,
   providersResponseSchema,
   type CurrentUser,
-} from '../../contract/http/users.ts';
+} from '#contract/http/users.ts';
 import { apiPost, apiRequest } from './client.ts';
 
 /** Query key of the signed-in user; set it after sign-in, clear it after sign-out. */

@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
-import type { CurrentUser } from '../../contract/http/users.ts';
+import type { CurrentUser } from '#contract/http/users.ts';
 import { SESSION_KEY } from '../api/session.ts';
 
 /** One call the screen made, as the fake server saw it. */

@@ -2,8 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render } from '@testing-library/react';
 import { type ReactNode, useSyncExternalStore } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
-import type { CurrentUser } from '../../contract/http/users.ts';
-import type { Ack, RoomSummary } from '../../contract/socket/chat.ts';
+import type { CurrentUser } from '#contract/http/users.ts';
+import type { Ack, RoomSummary } from '#contract/socket/chat.ts';
 import type { ChatConnection, ChatRequestEvent } from '../api/chat-socket.ts';
 import { SESSION_KEY } from '../api/session.ts';
 

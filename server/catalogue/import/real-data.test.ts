@@ -6,7 +6,7 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { DEMO_ITEMS } from '../../db/demo-data.ts';
 import { DEMO_SOURCE, seedDemoData } from '../../db/seed.ts';
 import { openTestDatabase, testDatabaseKinds } from '../../test/databases.ts';
-import type { SearchQuery } from '../../../contract/http/catalogue.ts';
+import type { SearchQuery } from '#contract/http/catalogue.ts';
 import { searchCatalogue } from '../search.ts';
 import { importFile } from './import-file.ts';
 

@@ -1,12 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Server, Socket } from 'socket.io';
-import type { Moderator } from '../../../contract/moderation.ts';
-import type {
-  Ack,
-  ClientToServerEvents,
-  ServerToClientEvents,
-} from '../../../contract/socket/chat.ts';
+import type { Moderator } from '#contract/moderation.ts';
+import type { Ack, ClientToServerEvents, ServerToClientEvents } from '#contract/socket/chat.ts';
 import type { SendRate } from '../../chat/send-rate.ts';
 import { findRoom, type createMessageWriter, type RoomRow } from '../../chat/store.ts';
 import type { Database } from '../../db/schema.ts';

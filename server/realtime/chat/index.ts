@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { createModerator } from '../../../contract/moderation.ts';
+import { createModerator } from '#contract/moderation.ts';
 import { createSendRate } from '../../chat/send-rate.ts';
 import {
   beat,

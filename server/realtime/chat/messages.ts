@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { CHAT_TEXT, type RoomHistoryInfo } from '../../../contract/socket/chat.ts';
+import { CHAT_TEXT, type RoomHistoryInfo } from '#contract/socket/chat.ts';
 import { findRoom, roomHistory, type RoomRow } from '../../chat/store.ts';
 import type { Database } from '../../db/schema.ts';
 import { presentMessage } from '../../presenters/chat.ts';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Ack } from '../../../contract/socket/chat.ts';
+import type { Ack } from '#contract/socket/chat.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { Refusal } from '../../refusal.ts';
 import type { ChatSocket, On } from './context.ts';

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isScreenPath, roomPath } from '../../../contract/routes.ts';
+import { isScreenPath, roomPath } from '#contract/routes.ts';
 import {
   CHAT_USERNAME_MAX,
   CLIENT_EVENTS,
   MESSAGE_MAX,
   ROOM_DESCRIPTION_MAX,
   ROOM_NAME_MAX,
-} from '../../../contract/socket/chat.ts';
+} from '#contract/socket/chat.ts';
 import { enteredText, hostileString, hostileValue } from '../../test/json-schema-arbitrary.ts';
 import { PAYLOAD_SCHEMAS, parsePayload } from './payload.ts';
 import { Refusal } from '../../refusal.ts';

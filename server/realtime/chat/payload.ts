@@ -8,7 +8,7 @@ import {
   reportAbuseSchema,
   sendMessageSchema,
   type ClientToServerEvents,
-} from '../../../contract/socket/chat.ts';
+} from '#contract/socket/chat.ts';
 import { unstorableText } from '../../http/errors.ts';
 import { Refusal } from '../../refusal.ts';
 

@@ -1,4 +1,4 @@
-import { CHAT_TEXT, OPEN_ROOMS_PER_PERSON_MAX } from '../../../contract/socket/chat.ts';
+import { CHAT_TEXT, OPEN_ROOMS_PER_PERSON_MAX } from '#contract/socket/chat.ts';
 import {
   countRoomsCreatedBy,
   createRoom,

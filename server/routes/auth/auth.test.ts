@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorResponseSchema } from '../../../contract/http/errors.ts';
+import { errorResponseSchema } from '#contract/http/errors.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import { signedInPeople } from '../../test/factories.ts';

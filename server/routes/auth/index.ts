@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  providerRedirectSchema,
-  providerSignInRequestSchema,
-} from '../../../contract/http/users.ts';
+import { providerRedirectSchema, providerSignInRequestSchema } from '#contract/http/users.ts';
 import type { RouteContext } from '../context.ts';
 import { declareRoute } from '../declare-route.ts';
 import { forwardCookies, toFetchHeaders } from '../../auth/session.ts';

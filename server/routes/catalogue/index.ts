@@ -7,7 +7,7 @@ import {
   postBookResponseSchema,
   searchQuerySchema,
   searchResponseSchema,
-} from '../../../contract/http/catalogue.ts';
+} from '#contract/http/catalogue.ts';
 import { requireUser } from '../../auth/session.ts';
 import { createExternalSearch } from '../../catalogue/external.ts';
 import {

@@ -2,7 +2,7 @@ import {
   chatUsernameResponseSchema,
   chatUsernameSchema,
   moderationWordsResponseSchema,
-} from '../../../contract/socket/chat.ts';
+} from '#contract/socket/chat.ts';
 import { requireUser } from '../../auth/session.ts';
 import { parseInput } from '../../http/errors.ts';
 import { setChatUsername } from '../../users/store.ts';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatbotResponseSchema, type ChatbotResponse } from '../../../contract/http/chatbot.ts';
+import { chatbotResponseSchema, type ChatbotResponse } from '#contract/http/chatbot.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';

@@ -3,7 +3,7 @@ import {
   CHATBOT_PROMPT_MAX,
   chatbotRequestSchema,
   chatbotResponseSchema,
-} from '../../../contract/http/chatbot.ts';
+} from '#contract/http/chatbot.ts';
 import { currentUser } from '../../auth/session.ts';
 import { builtInReply } from '../../chatbot/assistant.ts';
 import { recognise } from '../../chatbot/intents.ts';

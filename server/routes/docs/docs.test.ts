@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiDocumentSchema } from '../../../contract/http/docs.ts';
+import { apiDocumentSchema } from '#contract/http/docs.ts';
 import { documentedOperations, type DocumentedOperation } from '../../presenters/api-document.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { matrixRows, WHO } from '../../test/role-matrix.ts';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { betterAuthErrorSchema, errorResponseSchema } from '../../../contract/http/errors.ts';
-import { RESERVATION_TIME_SLOTS } from '../../../contract/limits.ts';
+import { betterAuthErrorSchema, errorResponseSchema } from '#contract/http/errors.ts';
+import { RESERVATION_TIME_SLOTS } from '#contract/limits.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { documentedOperations, type DocumentedOperation } from '../../presenters/api-document.ts';
 import { reservableDates } from '../../reservations/calendar.ts';

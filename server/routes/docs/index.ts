@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import accepts from 'accepts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiDocumentSchema, type ApiDocument } from '../../../contract/http/docs.ts';
+import { apiDocumentSchema, type ApiDocument } from '#contract/http/docs.ts';
 import type { Config } from '../../config.ts';
 import { apiDocumentOptions } from '../../presenters/api-document.ts';
 import { declareRoute, type DeclaringInstance } from '../declare-route.ts';

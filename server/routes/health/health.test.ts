@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { healthResponseSchema } from '../../../contract/http/health.ts';
-import { errorResponseSchema } from '../../../contract/http/errors.ts';
+import { healthResponseSchema } from '#contract/http/health.ts';
+import { errorResponseSchema } from '#contract/http/errors.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 

@@ -1,4 +1,4 @@
-import { healthResponseSchema } from '../../../contract/http/health.ts';
+import { healthResponseSchema } from '#contract/http/health.ts';
 import { Refusal } from '../../refusal.ts';
 import { presentHealth } from '../../presenters/health.ts';
 import type { RouteContext } from '../context.ts';

@@ -1,4 +1,4 @@
-import { libraryInfoSchema } from '../../../contract/http/library.ts';
+import { libraryInfoSchema } from '#contract/http/library.ts';
 import { presentLibraryInfo } from '../../presenters/library.ts';
 import type { RouteContext } from '../context.ts';
 import { declareRoute, type DeclaringInstance } from '../declare-route.ts';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { libraryInfoSchema } from '../../../contract/http/library.ts';
+import { libraryInfoSchema } from '#contract/http/library.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 
 describe('GET /api/library', () => {

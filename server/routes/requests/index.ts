@@ -8,7 +8,7 @@ import {
   resourceRequestSchema,
   similarRequestsQuerySchema,
   similarRequestsResponseSchema,
-} from '../../../contract/http/requests.ts';
+} from '#contract/http/requests.ts';
 import { requireUser } from '../../auth/session.ts';
 import { parseInput } from '../../http/errors.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';

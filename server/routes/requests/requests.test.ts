@@ -5,7 +5,7 @@ import {
   requestRecordResponseSchema,
   resourceRequestResponseSchema,
   similarRequestsResponseSchema,
-} from '../../../contract/http/requests.ts';
+} from '#contract/http/requests.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import { signedInPerson, type SignedInPerson } from '../../test/factories.ts';

@@ -9,9 +9,9 @@ import {
   reservationDaysResponseSchema,
   reservationRequestSchema,
   reservationResponseSchema,
-} from '../../../contract/http/reservations.ts';
+} from '#contract/http/reservations.ts';
 import { requireUser } from '../../auth/session.ts';
-import type { ErrorResponse } from '../../../contract/http/errors.ts';
+import type { ErrorResponse } from '#contract/http/errors.ts';
 import { parseInput } from '../../http/errors.ts';
 import { idempotencyKey, runIdempotent } from '../../http/idempotency.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';

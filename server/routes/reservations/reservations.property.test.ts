@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVE_RESERVATIONS_MAX } from '../../../contract/http/reservations.ts';
-import { RESERVATION_TIME_SLOTS } from '../../../contract/limits.ts';
+import { ACTIVE_RESERVATIONS_MAX } from '#contract/http/reservations.ts';
+import { RESERVATION_TIME_SLOTS } from '#contract/limits.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { reservableDates } from '../../reservations/calendar.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';

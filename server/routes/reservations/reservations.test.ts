@@ -5,7 +5,7 @@ import {
   reservationBooksResponseSchema,
   reservationDaysResponseSchema,
   reservationResponseSchema,
-} from '../../../contract/http/reservations.ts';
+} from '#contract/http/reservations.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';

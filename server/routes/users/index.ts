@@ -1,6 +1,6 @@
 import { APIError } from 'better-auth/api';
 import type { FastifyRequest } from 'fastify';
-import { ROUTES } from '../../../contract/routes.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { rejectWeakPassword } from '../../auth/password-strength.ts';
 import {
   FORGOT_PASSWORD_MESSAGE,
@@ -19,7 +19,7 @@ import {
   registerResponseSchema,
   signinRequestSchema,
   signinResponseSchema,
-} from '../../../contract/http/users.ts';
+} from '#contract/http/users.ts';
 import { currentUser, forwardCookies, toFetchHeaders } from '../../auth/session.ts';
 import { completeProviderProfile, registerWithPassword } from '../../commands/register-user.ts';
 import { parseInput } from '../../http/errors.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORGOT_PASSWORD_MESSAGE } from '../../../contract/http/users.ts';
+import { FORGOT_PASSWORD_MESSAGE } from '#contract/http/users.ts';
 import { outboxDirectory } from '../../mail/mailer.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';

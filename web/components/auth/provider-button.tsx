@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { providerRedirectSchema } from '../../../contract/http/users.ts';
-import { ROUTES } from '../../../contract/routes.ts';
+import { providerRedirectSchema } from '#contract/http/users.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { ApiError, apiPost } from '../../api/client.ts';
 import { useSignInProviders } from '../../api/session.ts';
 import { FormMessage, formStyles } from '../forms/fields.tsx';

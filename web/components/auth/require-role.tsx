@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { homePathFor, type Role } from '../../../contract/http/users.ts';
-import { ROUTES } from '../../../contract/routes.ts';
+import { homePathFor, type Role } from '#contract/http/users.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { SimplePage } from '../page/simple-page.tsx';
 import { ButtonLink } from '../ui/button.tsx';

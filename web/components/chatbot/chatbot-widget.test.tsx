@@ -7,7 +7,7 @@ import {
   CHATBOT_PROMPT_MAX,
   CHATBOT_TEXT,
   type ChatbotRequest,
-} from '../../../contract/http/chatbot.ts';
+} from '#contract/http/chatbot.ts';
 import { mockApi, type ApiCall, type ApiRoutes } from '../../test/api-mock.tsx';
 import { AppLayout } from '../layout/app-layout.tsx';
 import { CHATBOT_STORAGE_KEY, CHATBOT_TYPING } from './use-chatbot-conversation.ts';

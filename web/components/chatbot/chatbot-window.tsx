@@ -8,7 +8,7 @@ import {
   type KeyboardEvent,
 } from 'react';
 import { Link } from 'react-router';
-import { CHATBOT_PROMPT_MAX, CHATBOT_TEXT } from '../../../contract/http/chatbot.ts';
+import { CHATBOT_PROMPT_MAX, CHATBOT_TEXT } from '#contract/http/chatbot.ts';
 import { appPath, type ChatbotLine } from '../../api/chatbot.ts';
 import { FormMessage } from '../forms/fields.tsx';
 import { isSendKey } from '../forms/send-key.ts';

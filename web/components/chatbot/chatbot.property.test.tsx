@@ -2,7 +2,7 @@ import { fireEvent, render, waitFor } from '@testing-library/react';
 import fc from 'fast-check';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CHATBOT_TEXT, chatbotLinkSchema } from '../../../contract/http/chatbot.ts';
+import { CHATBOT_TEXT, chatbotLinkSchema } from '#contract/http/chatbot.ts';
 import { appPath, type ChatbotLine } from '../../api/chatbot.ts';
 import { mockApi } from '../../test/api-mock.tsx';
 import {

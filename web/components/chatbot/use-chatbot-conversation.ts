@@ -5,7 +5,7 @@ import {
   CHATBOT_TEXT,
   chatbotLinkSchema,
   chatbotTurnSchema,
-} from '../../../contract/http/chatbot.ts';
+} from '#contract/http/chatbot.ts';
 import {
   askChatbot,
   chatbotHistory,

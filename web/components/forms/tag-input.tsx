@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useId, useState } from 'react';
-import { normaliseTags } from '../../../contract/http/users.ts';
+import { normaliseTags } from '#contract/http/users.ts';
 import { Button } from '../ui/button.tsx';
 import styles from './form.module.css';
 

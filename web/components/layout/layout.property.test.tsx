@@ -1,7 +1,7 @@
 import { cleanup, waitFor } from '@testing-library/react';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LibraryInfo } from '../../../contract/http/library.ts';
+import type { LibraryInfo } from '#contract/http/library.ts';
 import { FacultyHomePage } from '../../routes/faculty-home/faculty-home-page.tsx';
 import { StudentHomePage } from '../../routes/student-home/student-home-page.tsx';
 import { mockApi, renderScreen, testUser } from '../../test/api-mock.tsx';

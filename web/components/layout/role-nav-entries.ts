@@ -1,6 +1,6 @@
 import { matchPath } from 'react-router';
-import { homePathFor, type Role } from '../../../contract/http/users.ts';
-import { ROUTES } from '../../../contract/routes.ts';
+import { homePathFor, type Role } from '#contract/http/users.ts';
+import { ROUTES } from '#contract/routes.ts';
 
 /** One link of the top bar's navigation: its label, its screen, and which screens count as it. */
 export interface NavEntry {

@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router';
-import type { Role } from '../../../contract/http/users.ts';
+import type { Role } from '#contract/http/users.ts';
 import styles from './layout.module.css';
 import { currentEntry, NAV_BY_ROLE } from './role-nav-entries.ts';
 

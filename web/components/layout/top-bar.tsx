@@ -8,8 +8,8 @@ import {
   useState,
 } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { homePathFor } from '../../../contract/http/users.ts';
-import { ROUTES } from '../../../contract/routes.ts';
+import { homePathFor } from '#contract/http/users.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { useCurrentUser, useSignOut } from '../../api/session.ts';
 import { Button, ButtonLink } from '../ui/button.tsx';
 import { BrandMark } from './brand-mark.tsx';

@@ -2,7 +2,7 @@ import {
   REQUEST_STATUS_LABELS,
   RESOURCE_TYPE_LABELS,
   type ResourceRequestRecord,
-} from '../../../contract/http/requests.ts';
+} from '#contract/http/requests.ts';
 import { useMyRequests } from '../../api/requests.ts';
 import { formatDate } from './format.ts';
 import { REQUEST_STATUS_TONES, StatusBadge } from './status-badge.tsx';

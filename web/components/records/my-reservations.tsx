@@ -1,8 +1,5 @@
 import { useRef, useState } from 'react';
-import {
-  RESERVATION_STATUS_LABELS,
-  type ReservationRecord,
-} from '../../../contract/http/reservations.ts';
+import { RESERVATION_STATUS_LABELS, type ReservationRecord } from '#contract/http/reservations.ts';
 import { ApiError } from '../../api/client.ts';
 import { useCancelReservation, useMyReservations } from '../../api/reservations.ts';
 import { Button } from '../ui/button.tsx';

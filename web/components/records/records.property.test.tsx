@@ -5,12 +5,12 @@ import {
   REQUEST_STATUSES,
   RESOURCE_TYPES,
   type ResourceRequestRecord,
-} from '../../../contract/http/requests.ts';
+} from '#contract/http/requests.ts';
 import {
   RESERVATION_STATUSES,
   type DeskReservation,
   type ReservationRecord,
-} from '../../../contract/http/reservations.ts';
+} from '#contract/http/reservations.ts';
 import { DeskReservationItem, mailtoHref } from '../../routes/library-desk/desk-reservation.tsx';
 import { mockApi, renderScreen, testUser } from '../../test/api-mock.tsx';
 import {

@@ -1,5 +1,5 @@
-import type { RequestStatus } from '../../../contract/http/requests.ts';
-import type { ReservationStatus } from '../../../contract/http/reservations.ts';
+import type { RequestStatus } from '#contract/http/requests.ts';
+import type { ReservationStatus } from '#contract/http/reservations.ts';
 import styles from './records.module.css';
 
 /** How a status reads at a glance; the label always says it in words too. */

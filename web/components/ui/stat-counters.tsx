@@ -1,4 +1,4 @@
-import { COUNTER_DURATION_MS } from '../../../contract/limits.ts';
+import { COUNTER_DURATION_MS } from '#contract/limits.ts';
 import { useCountUp } from '../../hooks/use-count-up.ts';
 import styles from './stat-counters.module.css';
 

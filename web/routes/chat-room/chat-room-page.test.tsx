@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CurrentUser } from '../../../contract/http/users.ts';
-import { ROUTES, roomPath } from '../../../contract/routes.ts';
-import { CHAT_TEXT, type ChatMessage, type RoomMetadata } from '../../../contract/socket/chat.ts';
+import type { CurrentUser } from '#contract/http/users.ts';
+import { ROUTES, roomPath } from '#contract/routes.ts';
+import { CHAT_TEXT, type ChatMessage, type RoomMetadata } from '#contract/socket/chat.ts';
 import { testUser } from '../../test/api-mock.tsx';
 import { fakeChat, renderChatScreen } from '../../test/fake-chat-socket.tsx';
 import { ChatRoomPage } from './chat-room-page.tsx';

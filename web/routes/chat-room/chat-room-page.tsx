@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import { homePathFor, type CurrentUser } from '../../../contract/http/users.ts';
-import { ROUTES } from '../../../contract/routes.ts';
-import { CHAT_TEXT } from '../../../contract/socket/chat.ts';
+import { homePathFor, type CurrentUser } from '#contract/http/users.ts';
+import { ROUTES } from '#contract/routes.ts';
+import { CHAT_TEXT } from '#contract/socket/chat.ts';
 import { useModerator } from '../../api/chat.ts';
 import { useRoom } from '../../api/chat-room.ts';
 import { leaveChatRoom, useChatConnection } from '../../api/chat-socket.ts';

@@ -1,13 +1,13 @@
 import { fireEvent } from '@testing-library/react';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ROUTES, roomPath } from '../../../contract/routes.ts';
+import { ROUTES, roomPath } from '#contract/routes.ts';
 import {
   createRoomSchema,
   type ChatMessage,
   type RoomMetadata,
   type RoomSummary,
-} from '../../../contract/socket/chat.ts';
+} from '#contract/socket/chat.ts';
 import { testUser } from '../../test/api-mock.tsx';
 import { fakeChat, renderChatScreen } from '../../test/fake-chat-socket.tsx';
 import {

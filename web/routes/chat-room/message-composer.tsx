@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { MESSAGE_MAX } from '../../../contract/socket/chat.ts';
+import { MESSAGE_MAX } from '#contract/socket/chat.ts';
 import { FormMessage } from '../../components/forms/fields.tsx';
 import { isSendKey } from '../../components/forms/send-key.ts';
 import { Button } from '../../components/ui/button.tsx';

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from 'react';
-import { CHAT_TEXT, type ChatMessage } from '../../../contract/socket/chat.ts';
+import { CHAT_TEXT, type ChatMessage } from '#contract/socket/chat.ts';
 import { Button } from '../../components/ui/button.tsx';
 import styles from './chat-room.module.css';
 

@@ -4,7 +4,7 @@ import {
   createRoomSchema,
   ROOM_DESCRIPTION_MAX,
   ROOM_NAME_MAX,
-} from '../../../contract/socket/chat.ts';
+} from '#contract/socket/chat.ts';
 import { chatRequest } from '../../api/chat-socket.ts';
 import { FormMessage, formStyles } from '../../components/forms/fields.tsx';
 import { Button } from '../../components/ui/button.tsx';

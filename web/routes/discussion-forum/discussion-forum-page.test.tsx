@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ROUTES } from '../../../contract/routes.ts';
-import { CHAT_TEXT, type RoomSummary } from '../../../contract/socket/chat.ts';
+import { ROUTES } from '#contract/routes.ts';
+import { CHAT_TEXT, type RoomSummary } from '#contract/socket/chat.ts';
 import { mockApi, testUser } from '../../test/api-mock.tsx';
 import { fakeChat, renderChatScreen } from '../../test/fake-chat-socket.tsx';
 import { DiscussionForumPage } from './discussion-forum-page.tsx';

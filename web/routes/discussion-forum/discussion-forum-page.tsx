@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { roomPath } from '../../../contract/routes.ts';
-import { CHAT_TEXT } from '../../../contract/socket/chat.ts';
+import { roomPath } from '#contract/routes.ts';
+import { CHAT_TEXT } from '#contract/socket/chat.ts';
 import { useAvailableRooms, useChatConnection } from '../../api/chat-socket.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ConnectionNotice } from '../../components/chat/connection-notice.tsx';

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { CHAT_TEXT, type RoomSummary } from '../../../contract/socket/chat.ts';
+import { CHAT_TEXT, type RoomSummary } from '#contract/socket/chat.ts';
 import { chatRequest } from '../../api/chat-socket.ts';
 import { formStyles } from '../../components/forms/fields.tsx';
 import { StatusBadge } from '../../components/records/status-badge.tsx';

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { CHAT_USERNAME_MAX, chatUsernameSchema } from '../../../contract/socket/chat.ts';
+import { CHAT_USERNAME_MAX, chatUsernameSchema } from '#contract/socket/chat.ts';
 import { useSaveChatUsername } from '../../api/chat.ts';
 import { ApiError } from '../../api/client.ts';
 import { FormMessage, TextField } from '../../components/forms/fields.tsx';

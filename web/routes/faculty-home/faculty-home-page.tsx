@@ -1,5 +1,5 @@
-import { FACULTY_IMPACT_COUNTERS } from '../../../contract/limits.ts';
-import { ROUTES } from '../../../contract/routes.ts';
+import { FACULTY_IMPACT_COUNTERS } from '#contract/limits.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { PageHeader } from '../../components/page/page-header.tsx';

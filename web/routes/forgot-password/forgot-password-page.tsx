@@ -8,8 +8,8 @@ import {
   forgotPasswordResponseSchema,
   passwordSchema,
   resetPasswordResponseSchema,
-} from '../../../contract/http/users.ts';
-import { ROUTES } from '../../../contract/routes.ts';
+} from '#contract/http/users.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { ApiError, apiPost } from '../../api/client.ts';
 import { FormMessage, formStyles, TextField } from '../../components/forms/fields.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';

@@ -1,7 +1,7 @@
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { GUEST_DESCRIPTION_PREVIEW, GUEST_MAX_RESULTS } from '../../../contract/limits.ts';
-import { ROUTES } from '../../../contract/routes.ts';
-import type { CatalogueItem } from '../../../contract/http/catalogue.ts';
+import { GUEST_DESCRIPTION_PREVIEW, GUEST_MAX_RESULTS } from '#contract/limits.ts';
+import { ROUTES } from '#contract/routes.ts';
+import type { CatalogueItem } from '#contract/http/catalogue.ts';
 import { useCatalogueSearch } from '../../api/catalogue.ts';
 import { webAddress } from '../../components/links/web-address.ts';
 import { SimplePage } from '../../components/page/simple-page.tsx';

@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ROUTES } from '../../../contract/routes.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { Button } from '../../components/ui/button.tsx';
 import styles from './landing.module.css';
 

@@ -1,8 +1,8 @@
-import { ROUTES } from '../../../contract/routes.ts';
+import { ROUTES } from '#contract/routes.ts';
 import heroIllustration from '../../assets/hero-illustration.svg';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { StatCounters } from '../../components/ui/stat-counters.tsx';
-import { LANDING_COUNTERS } from '../../../contract/limits.ts';
+import { LANDING_COUNTERS } from '#contract/limits.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { DiscoverSearch } from './discover-search.tsx';
 import styles from './landing.module.css';

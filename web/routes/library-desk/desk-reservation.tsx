@@ -2,7 +2,7 @@ import {
   DESK_TRANSITIONS,
   RESERVATION_STATUS_LABELS,
   type DeskReservation,
-} from '../../../contract/http/reservations.ts';
+} from '#contract/http/reservations.ts';
 import { ApiError } from '../../api/client.ts';
 import { type DeskMove, useDeskStatusChange } from '../../api/reservations.ts';
 import { formatDateTime } from '../../components/records/format.ts';

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { DeskReservation } from '../../../contract/http/reservations.ts';
-import { RESERVATION_TIME_SLOTS } from '../../../contract/limits.ts';
+import type { DeskReservation } from '#contract/http/reservations.ts';
+import { RESERVATION_TIME_SLOTS } from '#contract/limits.ts';
 import { mockApi, renderScreen, testUser } from '../../test/api-mock.tsx';
 import { LibraryDeskPage } from './library-desk-page.tsx';
 

@@ -1,12 +1,8 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import {
-  CATEGORIES,
-  type CatalogueItem,
-  type CourseMaterial,
-} from '../../../contract/http/catalogue.ts';
-import { RESULT_TOPICS_SHOWN } from '../../../contract/limits.ts';
-import { ROUTES } from '../../../contract/routes.ts';
+import { CATEGORIES, type CatalogueItem, type CourseMaterial } from '#contract/http/catalogue.ts';
+import { RESULT_TOPICS_SHOWN } from '#contract/limits.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { useCatalogueSearch, useCourseMaterials } from '../../api/catalogue.ts';
 import { Pager } from '../../components/catalogue/pager.tsx';
 import { formStyles } from '../../components/forms/fields.tsx';

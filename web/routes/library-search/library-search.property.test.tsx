@@ -3,13 +3,9 @@ import { render, waitFor } from '@testing-library/react';
 import fc from 'fast-check';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import type {
-  CatalogueItem,
-  CourseMaterial,
-  ItemDetail,
-} from '../../../contract/http/catalogue.ts';
-import type { ReservationBook } from '../../../contract/http/reservations.ts';
-import { GUEST_DESCRIPTION_PREVIEW, RESULT_TOPICS_SHOWN } from '../../../contract/limits.ts';
+import type { CatalogueItem, CourseMaterial, ItemDetail } from '#contract/http/catalogue.ts';
+import type { ReservationBook } from '#contract/http/reservations.ts';
+import { GUEST_DESCRIPTION_PREVIEW, RESULT_TOPICS_SHOWN } from '#contract/limits.ts';
 import { webAddress } from '../../components/links/web-address.ts';
 import { mockApi, renderScreen, testUser } from '../../test/api-mock.tsx';
 import {

@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router';
-import { ROUTES } from '../../../contract/routes.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { SimplePage } from '../../components/page/simple-page.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 

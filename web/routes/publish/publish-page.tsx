@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { postBookRequestSchema, type PostBookRequest } from '../../../contract/http/catalogue.ts';
-import { ROUTES } from '../../../contract/routes.ts';
+import { postBookRequestSchema, type PostBookRequest } from '#contract/http/catalogue.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { ApiError } from '../../api/client.ts';
 import { usePublishCourseMaterial } from '../../api/catalogue.ts';
 import { FormMessage, formStyles, TextField } from '../../components/forms/fields.tsx';

@@ -5,7 +5,7 @@ import {
   requestStatusChangeSchema,
   type RequestStatus,
   type ResourceRequestRecord,
-} from '../../../contract/http/requests.ts';
+} from '#contract/http/requests.ts';
 import { ApiError } from '../../api/client.ts';
 import { useChangeRequestStatus } from '../../api/requests.ts';
 import { formStyles } from '../../components/forms/fields.tsx';

@@ -7,7 +7,7 @@ import {
   RESOURCE_TYPES,
   type RequestStatus,
   type ResourceType,
-} from '../../../contract/http/requests.ts';
+} from '#contract/http/requests.ts';
 import { type RequestListFilters, useRequestList } from '../../api/requests.ts';
 import { formStyles } from '../../components/forms/fields.tsx';
 import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';

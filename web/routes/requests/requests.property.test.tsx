@@ -5,7 +5,7 @@ import {
   REQUEST_STATUSES,
   RESOURCE_TYPES,
   type ResourceRequestRecord,
-} from '../../../contract/http/requests.ts';
+} from '#contract/http/requests.ts';
 import { formatDate } from '../../components/records/format.ts';
 import { mockApi, renderScreen, testUser } from '../../test/api-mock.tsx';
 import {

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { ReservationBook } from '../../../contract/http/reservations.ts';
+import type { ReservationBook } from '#contract/http/reservations.ts';
 import { webAddress } from '../../components/links/web-address.ts';
 import styles from './reservation.module.css';
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { ReservationRecord } from '../../../contract/http/reservations.ts';
-import { RESERVATION_TIME_SLOTS } from '../../../contract/limits.ts';
+import type { ReservationRecord } from '#contract/http/reservations.ts';
+import { RESERVATION_TIME_SLOTS } from '#contract/limits.ts';
 import { type ApiAnswer, mockApi, renderScreen, testUser } from '../../test/api-mock.tsx';
 import { ReservationPage } from './reservation-page.tsx';
 

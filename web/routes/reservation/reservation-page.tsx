@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ReservationRecord } from '../../../contract/http/reservations.ts';
-import { RESERVATION_TIME_SLOTS } from '../../../contract/limits.ts';
+import type { ReservationRecord } from '#contract/http/reservations.ts';
+import { RESERVATION_TIME_SLOTS } from '#contract/limits.ts';
 import { ApiError } from '../../api/client.ts';
 import {
   newIdempotencyKey,

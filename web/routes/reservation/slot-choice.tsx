@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import type { ReservationDays } from '../../../contract/http/reservations.ts';
-import { RESERVATION_HOLD_HOURS } from '../../../contract/limits.ts';
+import type { ReservationDays } from '#contract/http/reservations.ts';
+import { RESERVATION_HOLD_HOURS } from '#contract/limits.ts';
 import styles from './reservation.module.css';
 
 /** The spec's tooltip text, shown as plain text so touch and screen-reader users get it too. */

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { ResourceRequestRecord } from '../../../contract/http/requests.ts';
+import type { ResourceRequestRecord } from '#contract/http/requests.ts';
 import { type ApiAnswer, mockApi, renderScreen, testUser } from '../../test/api-mock.tsx';
 import { ResourceRequestPage } from './resource-request-page.tsx';
 

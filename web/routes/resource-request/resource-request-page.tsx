@@ -6,8 +6,8 @@ import {
   RESOURCE_TYPE_LABELS,
   RESOURCE_TYPES,
   resourceRequestSchema,
-} from '../../../contract/http/requests.ts';
-import { DEFAULT_RESOURCE_TYPE } from '../../../contract/limits.ts';
+} from '#contract/http/requests.ts';
+import { DEFAULT_RESOURCE_TYPE } from '#contract/limits.ts';
 import { ApiError } from '../../api/client.ts';
 import { useSubmitRequest } from '../../api/requests.ts';
 import { useCurrentUser } from '../../api/session.ts';

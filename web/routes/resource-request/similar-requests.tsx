@@ -1,4 +1,4 @@
-import { REQUEST_STATUS_LABELS, RESOURCE_TYPE_LABELS } from '../../../contract/http/requests.ts';
+import { REQUEST_STATUS_LABELS, RESOURCE_TYPE_LABELS } from '#contract/http/requests.ts';
 import { ApiError } from '../../api/client.ts';
 import { SIMILAR_TITLE_MIN, useSimilarRequests, useSupportRequest } from '../../api/requests.ts';
 import { supportersText } from '../../components/records/my-requests.tsx';

@@ -3,12 +3,8 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import {
-  homePathFor,
-  loginRequestSchema,
-  loginResponseSchema,
-} from '../../../contract/http/users.ts';
-import { ROUTES } from '../../../contract/routes.ts';
+import { homePathFor, loginRequestSchema, loginResponseSchema } from '#contract/http/users.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { ApiError, apiPost } from '../../api/client.ts';
 import { useCurrentUser, useRefreshSession } from '../../api/session.ts';
 import { ProviderButtons, providerErrorMessage } from '../../components/auth/provider-button.tsx';

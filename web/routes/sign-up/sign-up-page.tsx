@@ -13,9 +13,9 @@ import {
   registerResponseSchema,
   signUpStepOneSchema,
   signUpStepTwoSchema,
-} from '../../../contract/http/users.ts';
-import { ROUTES } from '../../../contract/routes.ts';
-import { GRADUATION_YEAR_MAX, GRADUATION_YEAR_MIN } from '../../../contract/limits.ts';
+} from '#contract/http/users.ts';
+import { ROUTES } from '#contract/routes.ts';
+import { GRADUATION_YEAR_MAX, GRADUATION_YEAR_MIN } from '#contract/limits.ts';
 import { ApiError, apiPost } from '../../api/client.ts';
 import { useCurrentUser, useRefreshSession } from '../../api/session.ts';
 import { ProviderButtons } from '../../components/auth/provider-button.tsx';

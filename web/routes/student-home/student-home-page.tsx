@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ROUTES } from '../../../contract/routes.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { MyRequests } from '../../components/records/my-requests.tsx';
 import { MyReservations } from '../../components/records/my-reservations.tsx';
