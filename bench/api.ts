@@ -48,7 +48,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { findPostgresBin } from '../scripts/lib/postgres-cluster.ts';
-import { openDatabase, openPostgres } from '../server/db/client.ts';
+import { openDatabase, openPostgres } from '#server/db/client.ts';
 import {
   cpuSpent,
   loadCatalogue,

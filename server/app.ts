@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAuth } from './auth/auth.ts';
 import { resolveAuthSecret } from './auth/secret.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { answerFrameworkError, installErrorHandler } from './http/errors.ts';
+import { RequestLog } from './http/request-log.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { installCsrfGuard } from './http/csrf.ts';
 import { createMailer } from './mail/mailer.ts';
 import { allowedOrigins } from './http/origins.ts';
@@ -100,12 +101,14 @@ export async function buildApp({
     return503OnClosing: true,
     // A path the router cannot read (a broken %-escape, an overlong id) answers the error shape too.
     frameworkErrors: answerFrameworkError,
+    // One line per request, at its end (server/http/request-log.ts).
+    logController: new RequestLog(),
   });
 
   installErrorHandler(app);
   installRouteDeclarations(app);
 
-  await app.register(helmet, {
+  await installSecurityHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { MailMessage, Mailer } from '../mail/mailer.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { passwordHasher } from './password.ts';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../contract/limits.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#contract/limits.ts';
 
 const DAY = 60 * 60 * 24;
 
@@ -49,34 +49,6 @@ export function resetPasswordMail(
 
 /** How long a remembered session lives; every day of use pushes it forward (rolling). */
 export const SESSION_DAYS = 30;
-
-/** One of our own `users` columns, as better-auth is told of it: read, never written by it. */
-const ourColumn = <T extends 'string' | 'number' | 'boolean' | 'string[]'>(type: T) =>
-  ({ type, required: false, input: false }) as const;
-
-/**
- * The academic profile's columns of `users`, which our routes and commands write. Declared to
- * better-auth only so that the user it reads with a session (in the same statement, a join:
- * `advanced.database.joins`) is our whole row, and knowing who asks costs one statement
- * (`currentUser` in `./session.ts`, decision 019). better-auth never writes them (`input: false`,
- * no default: a new user gets the database's defaults).
- */
-const PROFILE_COLUMNS = {
-  first_name: ourColumn('string'),
-  last_name: ourColumn('string'),
-  phone_number: ourColumn('string'),
-  institution_name: ourColumn('string'),
-  department: ourColumn('string'),
-  student_id: ourColumn('string'),
-  graduation_year: ourColumn('number'),
-  // text[] in the database, where better-auth would keep JSON text (its schema check warns of
-  // the type); read as arrays either way, and it never writes them.
-  academic_fields: ourColumn('string[]'),
-  academic_interests: ourColumn('string[]'),
-  signup_method: ourColumn('string'),
-  profile_completed: ourColumn('boolean'),
-  chat_username: ourColumn('string'),
-};
 
 /**
  * better-auth on our own database and tables: password hashing (scrypt), sessions, cookies,
@@ -134,7 +106,6 @@ export function createAuth(options: {
           defaultValue: 'student',
           fieldName: 'role',
         },
-        ...PROFILE_COLUMNS,
       },
     },
     session: {
@@ -185,8 +156,8 @@ export function createAuth(options: {
       defaultCookieAttributes: { sameSite: 'lax', httpOnly: true, secure: https },
       // Fastify resolves the client address (honouring TRUST_PROXY) and passes it in this header.
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
-      // A session is read with its user in one statement (a join), not two: each PGlite
-      // statement costs a fixed 0.25-0.4 ms of CPU (decision 019).
+      // better-auth reads a session with its user (and a user with its accounts) in one
+      // statement, a join, not two: each PGlite statement costs a fixed 0.25-0.4 ms of CPU.
       database: { joins: true },
     },
     socialProviders: config.google

@@ -1,7 +1,9 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Role } from '../../contract/http/users.ts';
+import type { Role } from '#contract/http/users.ts';
+import type { DatabaseHandle } from '../db/client.ts';
 import { Refusal } from '../refusal.ts';
-import type { UserRow } from '../users/store.ts';
+import { findSessionUser, findUser, type UserRow } from '../users/store.ts';
 import { CLIENT_IP_HEADER, type Auth } from './auth.ts';
 
 /**
@@ -29,82 +31,136 @@ export function forwardCookies(from: Headers, reply: FastifyReply): void {
   reply.header('set-cookie', [...previous, ...cookies]);
 }
 
-/** The user better-auth reads with a session: its own fields and, declared to it, ours. */
-type SessionUser = NonNullable<Awaited<ReturnType<Auth['api']['getSession']>>>['user'];
-
-/**
- * Our `users` row of the user better-auth read with the session. Every column is declared to
- * better-auth (`PROFILE_COLUMNS` in `./auth.ts`), so none is read again; it types our columns as
- * optional, the database has them NOT NULL.
- */
-function userRow(user: SessionUser): UserRow {
-  return {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    email_verified: user.emailVerified,
-    image: user.image ?? null,
-    created_at: user.createdAt,
-    updated_at: user.updatedAt,
-    role: user.role as Role,
-    first_name: user.first_name!,
-    last_name: user.last_name!,
-    phone_number: user.phone_number!,
-    institution_name: user.institution_name!,
-    department: user.department!,
-    student_id: user.student_id!,
-    graduation_year: user.graduation_year ?? null,
-    academic_fields: user.academic_fields!,
-    academic_interests: user.academic_interests!,
-    signup_method: user.signup_method as UserRow['signup_method'],
-    profile_completed: user.profile_completed!,
-    chat_username: user.chat_username ?? null,
-  };
-}
-
 /** A session that is valid now, and its user. */
 export interface SignedIn {
   sessionId: string;
   user: UserRow;
 }
 
+/** What reading a session cookie needs of better-auth's set-up, read once per instance. */
+interface SessionSettings {
+  secret: string;
+  tokenCookie: string;
+  dontRememberCookie: string;
+  /** better-auth's cookie cache (off here): a request carrying one is left to better-auth. */
+  dataCookie: string;
+  expiresInMs: number;
+  updateAgeMs: number;
+}
+
+const settingsOf = new WeakMap<Auth, Promise<SessionSettings>>();
+
+function sessionSettings(auth: Auth): Promise<SessionSettings> {
+  let settings = settingsOf.get(auth);
+  if (!settings) {
+    settings = auth.$context.then((context) => ({
+      secret: context.secret,
+      tokenCookie: context.authCookies.sessionToken.name,
+      dontRememberCookie: context.authCookies.dontRememberToken.name,
+      dataCookie: context.authCookies.sessionData.name,
+      expiresInMs: context.sessionConfig.expiresIn * 1000,
+      updateAgeMs: context.sessionConfig.updateAge * 1000,
+    }));
+    settingsOf.set(auth, settings);
+  }
+  return settings;
+}
+
+/** Every value of the cookie `name` in a `Cookie` header, decoded, in order. */
+function cookieValues(header: string, name: string): string[] {
+  const values: string[] = [];
+  for (const pair of header.split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals === -1 || pair.slice(0, equals).trim() !== name) continue;
+    let value = pair.slice(equals + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    try {
+      values.push(decodeURIComponent(value));
+    } catch {
+      values.push(value);
+    }
+  }
+  return values;
+}
+
 /**
- * The session the cookie in `headers` names and its user, or null: better-auth reads both in
- * one statement, a join (decision 019), on every call. There is no cookie cache, so a session
- * that has ended or an account that is gone is refused at once. `headers` of the answer carry
- * the cookies better-auth set: a session due to roll forward, a dead one cleared.
+ * The value of a cookie better-auth signed (`value.signature`: HMAC-SHA256 with the secret, in
+ * base64), or null when it is not signed so. An encoding better-auth might also accept only
+ * sends the request to better-auth itself, never lets one in that it would refuse.
+ */
+function signedValue(cookie: string, secret: string): string | null {
+  const dot = cookie.lastIndexOf('.');
+  if (dot < 1) return null;
+  const value = cookie.slice(0, dot);
+  const signature = Buffer.from(cookie.slice(dot + 1));
+  const expected = Buffer.from(createHmac('sha256', secret).update(value).digest('base64'));
+  return signature.length === expected.length && timingSafeEqual(signature, expected)
+    ? value
+    : null;
+}
+
+/**
+ * The session a request's cookies name and its user, or null, in one statement (decision 019).
+ * The plain case, a validly signed session cookie whose session exists, has not ended and is
+ * not due to roll forward (or belongs to a browser session, which never rolls), is read here:
+ * one join of `sessions` and `users`, with better-auth's own checks. Everything else (a bad
+ * signature, an ended or unknown session, one due to roll forward, a stray cookie-cache cookie)
+ * goes to better-auth's `getSession`, which decides as it always did and returns the cookies it
+ * sets (a refreshed session, a dead one cleared) in `headers`. Nothing is cached: a session that
+ * has ended or an account that is gone is refused at once.
  */
 export async function readSession(
-  auth: Auth,
-  requestHeaders: Headers,
-): Promise<{ signedIn: SignedIn | null; headers: Headers }> {
+  { auth, database }: { auth: Auth; database: DatabaseHandle },
+  cookieHeader: string | undefined,
+  requestHeaders: () => Headers,
+): Promise<{ signedIn: SignedIn | null; headers?: Headers }> {
+  if (!cookieHeader) return { signedIn: null };
+  const settings = await sessionSettings(auth);
+  const tokens = cookieValues(cookieHeader, settings.tokenCookie);
+  const cacheCookie = cookieHeader.includes(settings.dataCookie);
+  if (tokens.length === 0 && !cacheCookie) return { signedIn: null };
+  const token =
+    tokens.length === 1 && !cacheCookie ? signedValue(tokens[0]!, settings.secret) : null;
+  if (token) {
+    const row = await findSessionUser(database.db, token);
+    const now = Date.now();
+    if (row && row.session_expires_at.getTime() > now) {
+      const dueToRoll =
+        row.session_expires_at.getTime() - settings.expiresInMs + settings.updateAgeMs <= now;
+      const [dontRemember] = cookieValues(cookieHeader, settings.dontRememberCookie);
+      if (!dueToRoll || (dontRemember && signedValue(dontRemember, settings.secret))) {
+        const { session_id: sessionId, session_expires_at: _, ...user } = row;
+        return { signedIn: { sessionId, user } };
+      }
+    }
+  }
   const { headers, response } = await auth.api.getSession({
-    headers: requestHeaders,
+    headers: requestHeaders(),
     returnHeaders: true,
   });
-  return {
-    signedIn: response ? { sessionId: response.session.id, user: userRow(response.user) } : null,
-    headers,
-  };
+  const user = response ? await findUser(database.db, response.user.id) : undefined;
+  return { signedIn: response && user ? { sessionId: response.session.id, user } : null, headers };
 }
 
 const resolved = new WeakMap<FastifyRequest, Promise<UserRow | null>>();
 
 /**
- * The signed-in user of this request, or null for a guest: one statement (`readSession`),
- * resolved once per request; a session that is due to roll forward gets its refreshed cookie on
- * this reply.
+ * The signed-in user of this request, or null for a guest: one statement (`readSession`), none
+ * for a guest, resolved once per request; a session that is due to roll forward gets its
+ * refreshed cookie on this reply.
  */
 export function currentUser(
   request: FastifyRequest,
   reply: FastifyReply,
-  { auth }: { auth: Auth },
+  context: { auth: Auth; database: DatabaseHandle },
 ): Promise<UserRow | null> {
   let pending = resolved.get(request);
   if (!pending) {
     pending = (async () => {
-      const { signedIn, headers } = await readSession(auth, toFetchHeaders(request));
-      forwardCookies(headers, reply);
+      const { signedIn, headers } = await readSession(context, request.headers.cookie, () =>
+        toFetchHeaders(request),
+      );
+      if (headers) forwardCookies(headers, reply);
       return signedIn?.user ?? null;
     })();
     resolved.set(request, pending);
@@ -119,7 +175,7 @@ export function currentUser(
 export async function requireUser(
   request: FastifyRequest,
   reply: FastifyReply,
-  context: { auth: Auth },
+  context: { auth: Auth; database: DatabaseHandle },
   roles: readonly Role[] = [],
 ): Promise<UserRow> {
   const user = await currentUser(request, reply, context);

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { PostBookRequest } from '../../contract/http/catalogue.ts';
+import type { PostBookRequest } from '#contract/http/catalogue.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Database, ItemsTable } from '../db/schema.ts';

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
-import { SOCKET_DEFAULTS } from '../../contract/limits.ts';
+import { SOCKET_DEFAULTS } from '#contract/limits.ts';
 import type { Auth } from '../auth/auth.ts';
 import { readSession } from '../auth/session.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { allowedOrigins } from '../http/origins.ts';
-import { SOCKET_MAX_PAYLOAD_BYTES } from '../../contract/socket/chat.ts';
+import { SOCKET_MAX_PAYLOAD_BYTES } from '#contract/socket/chat.ts';
 import { createAdapterPool, createClusterAdapter } from './adapter.ts';
 import type { ChatServer } from './chat/context.ts';
 import { mountChat } from './chat/index.ts';
@@ -68,7 +68,11 @@ export function mountRealtime(
         else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
       }
       // The session and the whole user row in one statement, as for an HTTP request.
-      const { signedIn } = await readSession(auth, headers);
+      const { signedIn } = await readSession(
+        { auth, database },
+        socket.handshake.headers.cookie,
+        () => headers,
+      );
       if (!signedIn) return next(new Error('Please sign in to use the chat.'));
       const { user } = signedIn;
       if (!user.profile_completed)

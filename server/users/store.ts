@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Role } from '../../contract/http/users.ts';
+import type { Role } from '#contract/http/users.ts';
 import type { PasswordContext } from '../auth/password-strength.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { Database, UsersTable } from '../db/schema.ts';
@@ -10,6 +10,24 @@ export type UserRow = Selectable<UsersTable>;
 /** The whole row of the user with `id`, or undefined when there is none. */
 export async function findUser(db: Kysely<Database>, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The user whose session has `token`, with the session's id and end, in one statement (the
+ * guards' and sockets' every call: `readSession` in server/auth/session.ts); undefined when no
+ * session has it or its user is gone.
+ */
+export async function findSessionUser(
+  db: Kysely<Database>,
+  token: string,
+): Promise<(UserRow & { session_id: string; session_expires_at: Date }) | undefined> {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
+    .where('sessions.token', '=', token)
+    .executeTakeFirst();
 }
 
 /** The role and whether the profile is complete, of the account with `email`, if any. */

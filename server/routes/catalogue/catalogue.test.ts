@@ -6,12 +6,14 @@ import {
   itemDetailSchema,
   itemPageSchema,
   searchResponseSchema,
-} from '../../../contract/http/catalogue.ts';
+} from '#contract/http/catalogue.ts';
+import { openPostgres } from '../../db/client.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import { registrationFactory } from '../../test/factories.ts';
 import { TestClient } from '../../test/http.ts';
+import { statementsOf } from '../../test/statements.ts';
 
 const DRIVE = 'https://drive.google.com/file/d/1AbCdEfGhIjKlMnOpQrStUvWxYz012345/view';
 
@@ -289,6 +291,76 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
         publishedDate: 'Publication date must be a real date',
         driveLink: 'Drive link must be an http:// or https:// URL',
       });
+    });
+
+    it('answers the list from memory until the items change, and shows any change at once', async () => {
+      const titles = async (client: TestClient) =>
+        getBooksResponseSchema
+          .parse((await client.get('/api/users/get-books')).json())
+          .payload.map((material) => material.title);
+      const before = await titles(student);
+      const cached = await statementsOf(() => student.get('/api/users/get-books'));
+      // Who asks, and on PostgreSQL the items' version: the list itself comes from memory.
+      expect(cached.statements).toBe(kind === 'pglite' ? 1 : 2);
+      expect(
+        getBooksResponseSchema.parse(cached.result.json()).payload.map((m) => m.title),
+      ).toEqual(before);
+
+      const published = await faculty.post('/api/faculty/post-book', {
+        title: 'Thermodynamics Lecture Notes',
+        author: 'Dr. Emmy Noether',
+        publishedDate: '2026-10-01',
+        driveLink: DRIVE,
+        instituteName: 'Campus University',
+        genre: 'science',
+      });
+      expect(published.statusCode, published.body).toBe(200);
+      expect(await titles(student)).toEqual(['Thermodynamics Lecture Notes', ...before]);
+
+      // Any other writer (the importer, the seed, an edit by hand) is seen as soon: a trigger.
+      await testApp.database.db
+        .insertInto('items')
+        .values({
+          kind: 'course',
+          title: 'Imported Course',
+          authors: ['Importer'],
+          year: 2026,
+          subjects: ['science'],
+          source: 'test-import',
+          source_id: 'imported-course',
+        })
+        .execute();
+      expect((await titles(student))[0]).toBe('Imported Course');
+    });
+
+    it('shows a publish at once on another app instance sharing the database', async () => {
+      // On PostgreSQL another pool, as another process has; PGlite is one process's (decision
+      // 017), so the second app shares its handle, as a restart in the same process would.
+      const other = await createTestApp(kind, {
+        database:
+          kind === 'postgres' ? openPostgres(testApp.database.connectionString!) : testApp.database,
+      });
+      try {
+        const reader = new TestClient(other.app, other.config.publicUrl);
+        await reader.post('/api/users/register', registrationFactory());
+        const list = async () =>
+          getBooksResponseSchema.parse((await reader.get('/api/users/get-books')).json()).payload;
+        const before = await list();
+        expect(await list()).toEqual(before);
+        const published = await faculty.post('/api/faculty/post-book', {
+          title: 'Relativity Reading Pack',
+          author: 'Dr. Albert Einstein',
+          publishedDate: '2026-11-01',
+          driveLink: DRIVE,
+          instituteName: 'Campus University',
+          genre: 'science',
+        });
+        expect(published.statusCode, published.body).toBe(200);
+        expect((await list())[0]?.title).toBe('Relativity Reading Pack');
+      } finally {
+        if (kind === 'postgres') await other.close();
+        else await other.app.close();
+      }
     });
 
     // Found by the fuzzer: on PGlite this text failed the INSERT ("invalid byte sequence"): a 500.

@@ -4,12 +4,13 @@ import {
   loginResponseSchema,
   meResponseSchema,
   registerResponseSchema,
-} from '../../../contract/http/users.ts';
-import { errorResponseSchema } from '../../../contract/http/errors.ts';
+} from '#contract/http/users.ts';
+import { errorResponseSchema } from '#contract/http/errors.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import { registrationFactory } from '../../test/factories.ts';
 import { setCookies, TestClient } from '../../test/http.ts';
+import { statementsOf } from '../../test/statements.ts';
 
 const SESSION_COOKIE = 'digi.session_token';
 
@@ -382,6 +383,25 @@ describe.each(testDatabaseKinds())('account calls on %s', (kind) => {
 
     it('logging out without a session is harmless', async () => {
       expect((await client().post('/api/users/logout', {})).json()).toEqual({ success: true });
+    });
+
+    it('knows who asks in one statement (none for a guest) and forgets a deleted account at once', async () => {
+      const browser = client();
+      const registration = registrationFactory();
+      await browser.post('/api/users/register', registration);
+      const me = await statementsOf(() => browser.get('/api/users/me'));
+      expect(me.statements).toBe(1);
+      expect(me.result.json().user).toMatchObject({
+        email: registration.email,
+        firstName: registration.firstName,
+        department: registration.department,
+      });
+      expect((await statementsOf(() => client().get('/api/users/me'))).statements).toBe(0);
+      await testApp.database.db
+        .deleteFrom('users')
+        .where('email', '=', registration.email)
+        .execute();
+      expect((await browser.get('/api/users/me')).json()).toEqual({ user: null });
     });
   });
 
