@@ -17,14 +17,33 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** How a test starts the server: `server/index.ts` directly unless it says otherwise. */
+export interface StartOptions {
+  /** The command and its arguments, e.g. `['npm', 'start']` to go through npm's own start. */
+  command?: readonly [string, ...string[]];
+  /** In a process group of its own, so that everything the command starts can be found. */
+  detached?: boolean;
+  /** How long it may take to say it listens (a build before it takes longer). */
+  startTimeoutMs?: number;
+}
+
 /**
- * Spawns `server/index.ts` with `env` on a free port (or `env.PORT`, to restart a server where
- * its clients expect it) and waits until it listens.
+ * Spawns `server/index.ts` (or `options.command`) with `env` on a free port (or `env.PORT`, to
+ * restart a server where its clients expect it) and waits until it says it listens.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  {
+    command = [process.execPath, '--import', 'tsx', 'server/index.ts'],
+    detached = false,
+    startTimeoutMs = 45_000,
+  }: StartOptions = {},
+): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  const [file, ...args] = command;
+  const child = spawn(file, args, {
     cwd: ROOT,
+    detached,
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -46,7 +65,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start in time:\n${output}`));
-    }, 45_000);
+    }, startTimeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Digi Library is running at')) {
