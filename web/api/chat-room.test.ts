@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, RoomMetadata } from '#contract/socket/chat.ts';
-import { compareMessageIds, isRestricted, mergeMessages, roomReducer } from './chat-room.ts';
+import {
+  compareMessageIds,
+  INITIAL_ROOM_STATE,
+  isRestricted,
+  mergeMessages,
+  roomReducer,
+} from './chat-room.ts';
 
 const message = (id: string, content = `Message ${id}`): ChatMessage => ({
   id,
@@ -45,22 +51,11 @@ describe('mergeMessages', () => {
 });
 
 describe('roomReducer', () => {
-  const initial = roomReducer(
-    {
-      messages: [],
-      loaded: false,
-      hasMore: false,
-      loadingOlder: false,
-      metadata: null,
-      flagged: false,
-      warning: false,
-      joinError: '',
-      error: '',
-      closed: false,
-      live: null,
-    },
-    { type: 'history', messages: [message('5')], hasMore: true },
-  );
+  const initial = roomReducer(INITIAL_ROOM_STATE, {
+    type: 'history',
+    messages: [message('5')],
+    hasMore: true,
+  });
   const meta = (abuseDetected: boolean): RoomMetadata => ({
     roomName: 'Physics 101',
     creator: 'Grace',

@@ -1,5 +1,12 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import type { Ack, ChatMessage, RoomHistoryInfo, RoomMetadata } from '#contract/socket/chat.ts';
+import type { SocketReservedEvents } from 'socket.io-client';
+import type {
+  Ack,
+  ChatMessage,
+  RoomHistoryInfo,
+  RoomMetadata,
+  ServerToClientEvents,
+} from '#contract/socket/chat.ts';
 import { chatRequest, getChatSocket, leaveChatRoom } from './chat-socket.ts';
 
 /**
@@ -67,7 +74,8 @@ type RoomAction =
   | { type: 'error'; message: string }
   | { type: 'closed' };
 
-const INITIAL: RoomState = {
+/** A room's state before anything has arrived (exported for tests). */
+export const INITIAL_ROOM_STATE: RoomState = {
   messages: [],
   loaded: false,
   hasMore: false,
@@ -147,7 +155,7 @@ const sameRoom = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * The caller keeps the socket connected with `useChatConnection`.
  */
 export function useRoom(roomName: string) {
-  const [state, dispatch] = useReducer(roomReducer, INITIAL);
+  const [state, dispatch] = useReducer(roomReducer, INITIAL_ROOM_STATE);
   const latest = useRef(state);
   useEffect(() => {
     latest.current = state;
@@ -191,22 +199,23 @@ export function useRoom(roomName: string) {
     const onError = (payload: { message: string }) =>
       dispatch({ type: 'error', message: payload.message });
 
-    socket.on('connect', join);
-    socket.on('room_history', onHistory);
-    socket.on('receive_message', onMessage);
-    socket.on('room_metadata', onMetadata);
-    socket.on('abuse_detected', onAbuse);
-    socket.on('room_closed', onClosed);
-    socket.on('chat_error', onError);
+    // One table, so each event is added and removed with the same listener. `satisfies` checks
+    // every listener against its event's type in the contract.
+    const listeners = {
+      connect: join,
+      room_history: onHistory,
+      receive_message: onMessage,
+      room_metadata: onMetadata,
+      abuse_detected: onAbuse,
+      room_closed: onClosed,
+      chat_error: onError,
+    } satisfies Partial<Pick<SocketReservedEvents, 'connect'> & ServerToClientEvents>;
+    // Object.keys types its result as string[]; these are exactly the table's own keys.
+    const events = Object.keys(listeners) as (keyof typeof listeners)[];
+    for (const event of events) socket.on(event, listeners[event]);
     if (socket.connected) join();
     return () => {
-      socket.off('connect', join);
-      socket.off('room_history', onHistory);
-      socket.off('receive_message', onMessage);
-      socket.off('room_metadata', onMetadata);
-      socket.off('abuse_detected', onAbuse);
-      socket.off('room_closed', onClosed);
-      socket.off('chat_error', onError);
+      for (const event of events) socket.off(event, listeners[event]);
       // Leaving by the browser's Back button too, so the member counts stay true.
       leaveChatRoom();
     };

@@ -198,13 +198,19 @@ export function expectShown(texts: readonly string[], root: Element = document.b
 }
 
 /**
+ * How many runs a rendering property makes unless it says otherwise: a screen's render is slow
+ * beside a pure function's call, so a few runs cover the fixed cases and some random text.
+ */
+export const RENDER_RUNS = 12;
+
+/**
  * Runs a rendering property: `fc.assert` with the tests' seed, unmounting what each run rendered
  * (Testing Library only cleans up between tests, not between runs).
  */
 export async function assertRenders<T>(
   arbitrary: fc.Arbitrary<T>,
   check: (value: T) => void | Promise<void>,
-  numRuns: number,
+  numRuns: number = RENDER_RUNS,
 ): Promise<void> {
   await fc.assert(
     fc.asyncProperty(arbitrary, async (value) => {

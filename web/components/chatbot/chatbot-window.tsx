@@ -1,17 +1,9 @@
-import {
-  useEffect,
-  useId,
-  useLayoutEffect,
-  useRef,
-  useState,
-  type FormEvent,
-  type KeyboardEvent,
-} from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { CHATBOT_PROMPT_MAX, CHATBOT_TEXT } from '#contract/http/chatbot.ts';
 import { appPath, type ChatbotLine } from '../../api/chatbot.ts';
-import { FormMessage } from '../forms/fields.tsx';
-import { isSendKey } from '../forms/send-key.ts';
+import { FormMessage, formStyles } from '../forms/fields.tsx';
+import { useSendHandlers } from '../forms/send-key.ts';
 import { Button } from '../ui/button.tsx';
 import styles from './chatbot.module.css';
 import { useChatbotConversation } from './use-chatbot-conversation.ts';
@@ -107,17 +99,7 @@ export function ChatbotWindow({ open, onClose }: { open: boolean; onClose: Chatb
     }
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    submit();
-  };
-
-  const onInputKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (isSendKey(event)) {
-      event.preventDefault();
-      submit();
-    }
-  };
+  const { onSubmit, onKeyDown: onInputKeyDown } = useSendHandlers(submit);
 
   const onWindowKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key === 'Escape' && !event.nativeEvent.isComposing) {
@@ -199,11 +181,11 @@ export function ChatbotWindow({ open, onClose }: { open: boolean; onClose: Chatb
         <label htmlFor={`${id}-prompt`} className="visually-hidden">
           Your question
         </label>
-        <div className={styles.composerRow}>
+        <div className={formStyles.composerRow}>
           <textarea
             ref={input}
             id={`${id}-prompt`}
-            className={styles.input}
+            className={`${formStyles.composerInput} ${styles.input}`}
             rows={2}
             maxLength={CHATBOT_PROMPT_MAX}
             value={draft}

@@ -21,8 +21,6 @@ import { CHATBOT_STORAGE_KEY } from './use-chatbot-conversation.ts';
  * every link, whatever its href, stays inside the app (a relative path on this origin).
  */
 
-const RUNS = 12;
-
 /** Hrefs that look like app paths but may leave the app once resolved, and plain hostile text. */
 const href: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(
@@ -125,35 +123,31 @@ describe('Digi Chatbot (fast-check)', () => {
   });
 
   it('shows a stored conversation as text, with only in-app links', async () => {
-    await assertRenders(
-      fc.array(storedLine, { minLength: 1, maxLength: 4 }),
-      (lines) => {
-        sessionStorage.setItem(
-          CHATBOT_STORAGE_KEY,
-          JSON.stringify({ sessionId: 'property-session', lines }),
-        );
-        renderWindow();
-        const conversation = document.querySelector('[aria-label="Conversation"]')!;
-        expect(conversation.textContent).not.toContain(CHATBOT_TEXT.welcome);
-        expectShown(
-          lines.map((line) => line.text),
-          conversation,
-        );
-        const kept = lines.flatMap((line) =>
-          (line.links ?? []).filter((link) => appPath(link.href) !== null),
-        );
-        expectShown(
-          kept.map((link) => link.label),
-          conversation,
-        );
-        const anchors = conversation.querySelectorAll('a');
-        expect(anchors).toHaveLength(kept.length);
-        for (const anchor of anchors)
-          expect(staysInApp(anchor.getAttribute('href')), anchor.outerHTML).toBe(true);
-        expectInert();
-      },
-      RUNS,
-    );
+    await assertRenders(fc.array(storedLine, { minLength: 1, maxLength: 4 }), (lines) => {
+      sessionStorage.setItem(
+        CHATBOT_STORAGE_KEY,
+        JSON.stringify({ sessionId: 'property-session', lines }),
+      );
+      renderWindow();
+      const conversation = document.querySelector('[aria-label="Conversation"]')!;
+      expect(conversation.textContent).not.toContain(CHATBOT_TEXT.welcome);
+      expectShown(
+        lines.map((line) => line.text),
+        conversation,
+      );
+      const kept = lines.flatMap((line) =>
+        (line.links ?? []).filter((link) => appPath(link.href) !== null),
+      );
+      expectShown(
+        kept.map((link) => link.label),
+        conversation,
+      );
+      const anchors = conversation.querySelectorAll('a');
+      expect(anchors).toHaveLength(kept.length);
+      for (const anchor of anchors)
+        expect(staysInApp(anchor.getAttribute('href')), anchor.outerHTML).toBe(true);
+      expectInert();
+    });
   });
 
   it('starts afresh, without throwing, from storage that is not a conversation', async () => {
@@ -171,7 +165,6 @@ describe('Digi Chatbot (fast-check)', () => {
         expectInert();
         sessionStorage.clear();
       },
-      RUNS,
     );
   });
 

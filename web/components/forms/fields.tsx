@@ -11,67 +11,55 @@ import styles from './form.module.css';
 /** Class names of the form look, for screens that lay out their own forms. */
 export const formStyles = styles;
 
-/**
- * A labelled input wired to react-hook-form, with its hint and error linked by
- * `aria-describedby` so screen readers read them with the field.
- */
-export function TextField({
-  label,
-  registration,
-  error,
-  hint,
-  ...input
-}: {
-  label: string;
-  registration: UseFormRegisterReturn;
-  error?: { message?: string | undefined } | undefined;
-  hint?: ReactNode;
-} & InputHTMLAttributes<HTMLInputElement>) {
-  const { id, hintId, errorId, describedBy } = useFieldIds(hint, error);
-  return (
-    <div className={styles.field}>
-      <label htmlFor={id} className={styles.label}>
-        {label}
-      </label>
-      <input
-        id={id}
-        className={styles.input}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...input}
-        {...registration}
-      />
-      <FieldNotes hint={hint} hintId={hintId} error={error} errorId={errorId} />
-    </div>
-  );
-}
-
 type FieldError = { message?: string | undefined } | undefined;
 
-/** The label, hint and error ids of one field, and its `aria-describedby`. */
-function useFieldIds(hint: ReactNode, error: FieldError) {
+/** What every field takes besides its control's own attributes. */
+interface FieldProps {
+  label: string;
+  registration: UseFormRegisterReturn;
+  error?: FieldError;
+  hint?: ReactNode;
+}
+
+/** The id and accessibility attributes a field's frame hands its control. */
+export interface ControlProps {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/**
+ * The part all fields share: the label, the optional hint and the error around one control. The
+ * control gets its id and aria attributes from here (spread them onto it), so the label and both
+ * notes always point at it. For a control that is not wired to react-hook-form, use it directly.
+ */
+export function FieldFrame({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: FieldError;
+  children: (control: ControlProps) => ReactNode;
+}) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy =
     [hint ? hintId : null, error?.message ? errorId : null].filter(Boolean).join(' ') || undefined;
-  return { id, hintId, errorId, describedBy };
-}
-
-/** The hint and error lines under a field. */
-function FieldNotes({
-  hint,
-  hintId,
-  error,
-  errorId,
-}: {
-  hint: ReactNode;
-  hintId: string;
-  error: FieldError;
-  errorId: string;
-}) {
   return (
-    <>
+    <div className={styles.field}>
+      <label htmlFor={id} className={styles.label}>
+        {label}
+      </label>
+      {children({
+        id,
+        // Invalid exactly when the error is shown, so the state and its reason come together.
+        'aria-invalid': error?.message ? true : undefined,
+        'aria-describedby': describedBy,
+      })}
       {hint ? (
         <span id={hintId} className={styles.hint}>
           {hint}
@@ -82,7 +70,25 @@ function FieldNotes({
           {error.message}
         </span>
       ) : null}
-    </>
+    </div>
+  );
+}
+
+/**
+ * A labelled input wired to react-hook-form, with its hint and error linked by
+ * `aria-describedby` so screen readers read them with the field.
+ */
+export function TextField({
+  label,
+  registration,
+  error,
+  hint,
+  ...input
+}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FieldFrame label={label} hint={hint} error={error}>
+      {(control) => <input {...control} className={styles.input} {...input} {...registration} />}
+    </FieldFrame>
   );
 }
 
@@ -93,33 +99,26 @@ export function TextAreaField({
   error,
   hint,
   ...textarea
-}: {
-  label: string;
-  registration: UseFormRegisterReturn;
-  error?: FieldError;
-  hint?: ReactNode;
-} & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const { id, hintId, errorId, describedBy } = useFieldIds(hint, error);
+}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
-    <div className={styles.field}>
-      <label htmlFor={id} className={styles.label}>
-        {label}
-      </label>
-      <textarea
-        id={id}
-        className={`${styles.input} ${styles.textarea}`}
-        aria-invalid={error?.message ? true : undefined}
-        aria-describedby={describedBy}
-        rows={4}
-        {...textarea}
-        {...registration}
-      />
-      <FieldNotes hint={hint} hintId={hintId} error={error} errorId={errorId} />
-    </div>
+    <FieldFrame label={label} hint={hint} error={error}>
+      {(control) => (
+        <textarea
+          {...control}
+          className={`${styles.input} ${styles.textarea}`}
+          rows={4}
+          {...textarea}
+          {...registration}
+        />
+      )}
+    </FieldFrame>
   );
 }
 
-/** A labelled `<select>` wired to react-hook-form, like `TextField`. */
+/**
+ * A labelled `<select>` of `options`, like `TextField`: wired to react-hook-form by
+ * `registration`, or, without it, controlled by `value` and `onChange` (a filter, not a form).
+ */
 export function SelectField({
   label,
   registration,
@@ -127,35 +126,22 @@ export function SelectField({
   hint,
   options,
   ...select
-}: {
-  label: string;
-  registration: UseFormRegisterReturn;
-  error?: FieldError;
-  hint?: ReactNode;
+}: Omit<FieldProps, 'registration'> & {
+  registration?: UseFormRegisterReturn;
   options: readonly { value: string; label: string }[];
 } & SelectHTMLAttributes<HTMLSelectElement>) {
-  const { id, hintId, errorId, describedBy } = useFieldIds(hint, error);
   return (
-    <div className={styles.field}>
-      <label htmlFor={id} className={styles.label}>
-        {label}
-      </label>
-      <select
-        id={id}
-        className={styles.input}
-        aria-invalid={error?.message ? true : undefined}
-        aria-describedby={describedBy}
-        {...select}
-        {...registration}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      <FieldNotes hint={hint} hintId={hintId} error={error} errorId={errorId} />
-    </div>
+    <FieldFrame label={label} hint={hint} error={error}>
+      {(control) => (
+        <select {...control} className={styles.input} {...select} {...registration}>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldFrame>
   );
 }
 

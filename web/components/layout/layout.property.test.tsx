@@ -22,7 +22,6 @@ import { TopBar } from './top-bar.tsx';
  * never as markup, and links are web pages, mail or phone only.
  */
 
-const RUNS = 12;
 const BRAND_TAGS = ['svg', 'rect', 'path'];
 
 const library: fc.Arbitrary<LibraryInfo> = fc.record({
@@ -56,57 +55,42 @@ const library: fc.Arbitrary<LibraryInfo> = fc.record({
 
 describe('layout (fast-check)', () => {
   it('shows the signed-in person’s hostile first name as text: top bar and home screens', async () => {
-    await assertRenders(
-      hostileText,
-      (firstName) => {
-        mockApi({
-          'GET /users/reservations': () => ({ body: { payload: [] } }),
-          'GET /users/requests': () => ({ body: { payload: [] } }),
-        });
-        renderScreen(<TopBar />, '/', testUser({ firstName }));
-        const home = document.querySelector('nav[aria-label="Account"] a')!;
-        expect(home.textContent).toBe(`Home of ${firstName || 'My home'}`);
-        expectInert({ tags: BRAND_TAGS });
-        cleanup();
-        renderScreen(<StudentHomePage />, '/userprofile', testUser({ firstName }));
-        expect(document.querySelector('h1')?.textContent).toBe(`Welcome, ${firstName}`);
-        expectInert();
-        cleanup();
-        renderScreen(
-          <FacultyHomePage />,
-          '/facultyprofile',
-          testUser({ firstName, role: 'faculty' }),
-        );
-        expect(document.querySelector('h1')?.textContent).toBe(`Welcome, ${firstName}`);
-        expectInert();
-      },
-      RUNS,
-    );
+    await assertRenders(hostileText, (firstName) => {
+      mockApi({
+        'GET /users/reservations': () => ({ body: { payload: [] } }),
+        'GET /users/requests': () => ({ body: { payload: [] } }),
+      });
+      renderScreen(<TopBar />, '/', testUser({ firstName }));
+      const home = document.querySelector('nav[aria-label="Account"] a')!;
+      expect(home.textContent).toBe(`Home of ${firstName || 'My home'}`);
+      expectInert({ tags: BRAND_TAGS });
+      cleanup();
+      renderScreen(<StudentHomePage />, '/userprofile', testUser({ firstName }));
+      expect(document.querySelector('h1')?.textContent).toBe(`Welcome, ${firstName}`);
+      expectInert();
+      cleanup();
+      renderScreen(
+        <FacultyHomePage />,
+        '/facultyprofile',
+        testUser({ firstName, role: 'faculty' }),
+      );
+      expect(document.querySelector('h1')?.textContent).toBe(`Welcome, ${firstName}`);
+      expectInert();
+    });
   });
 
   it('shows the library’s hostile details in the footer as text, with safe links', async () => {
-    await assertRenders(
-      library,
-      async (info) => {
-        mockApi({ 'GET /library': () => ({ body: info }) });
-        renderScreen(<Footer />, '/');
-        await waitFor(() => expect(document.querySelector('footer h2')).not.toBeNull());
-        expectShown([
-          info.name,
-          info.address,
-          info.phone,
-          info.email,
-          info.hoursNote,
-          ...info.hours,
-        ]);
-        expectShown(info.social.map((link) => link.label));
-        const phone = [...document.querySelectorAll('a')].find((a) =>
-          a.getAttribute('href')?.startsWith('tel:'),
-        );
-        expect(phone?.getAttribute('href')).toMatch(/^tel:[\d+]*$/);
-        expectInert({ schemes: ['mailto:', 'tel:'] });
-      },
-      RUNS,
-    );
+    await assertRenders(library, async (info) => {
+      mockApi({ 'GET /library': () => ({ body: info }) });
+      renderScreen(<Footer />, '/');
+      await waitFor(() => expect(document.querySelector('footer h2')).not.toBeNull());
+      expectShown([info.name, info.address, info.phone, info.email, info.hoursNote, ...info.hours]);
+      expectShown(info.social.map((link) => link.label));
+      const phone = [...document.querySelectorAll('a')].find((a) =>
+        a.getAttribute('href')?.startsWith('tel:'),
+      );
+      expect(phone?.getAttribute('href')).toMatch(/^tel:[\d+]*$/);
+      expectInert({ schemes: ['mailto:', 'tel:'] });
+    });
   });
 });

@@ -35,7 +35,6 @@ vi.mock(
  * the room's own path in the app.
  */
 
-const RUNS = 12;
 const ME = testUser({ id: 'user-1', chatUsername: 'Ada' });
 
 /**
@@ -117,39 +116,35 @@ describe('chat room (fast-check)', () => {
   });
 
   it('shows hostile room names, senders and messages as text', async () => {
-    await assertRenders(
-      roomCase,
-      ({ name, history, metadata, live }) => {
-        fakeChat.reset();
-        renderChatScreen(<ChatRoomPage />, {
-          path: roomPath(name),
-          pattern: ROUTES.chatRoom,
-          user: ME,
-        });
-        // The address carried the name unchanged.
-        expect(fakeChat.requestsOf('join_room')).toEqual([{ roomName: name }]);
-        expect(document.querySelector('h1')?.textContent).toBe(`Chat Room: ${name}`);
-        fakeChat.socket.serverEmit('room_history', history, { roomName: name, hasMore: false });
-        fakeChat.socket.serverEmit('room_metadata', metadata);
-        fakeChat.socket.serverEmit('receive_message', live);
+    await assertRenders(roomCase, ({ name, history, metadata, live }) => {
+      fakeChat.reset();
+      renderChatScreen(<ChatRoomPage />, {
+        path: roomPath(name),
+        pattern: ROUTES.chatRoom,
+        user: ME,
+      });
+      // The address carried the name unchanged.
+      expect(fakeChat.requestsOf('join_room')).toEqual([{ roomName: name }]);
+      expect(document.querySelector('h1')?.textContent).toBe(`Chat Room: ${name}`);
+      fakeChat.socket.serverEmit('room_history', history, { roomName: name, hasMore: false });
+      fakeChat.socket.serverEmit('room_metadata', metadata);
+      fakeChat.socket.serverEmit('receive_message', live);
 
-        expect(document.querySelector('h1')?.textContent).toBe(`Chat Room: ${name}`);
-        const list = document.querySelector('[aria-label="Messages"]')!;
-        const items = list.querySelectorAll('li');
-        expect(items).toHaveLength(history.length + 1);
-        [...history, live].forEach((sent, index) => {
-          const item = items[index]!;
-          const mine = sent.senderId === ME.id;
-          expectShown([mine ? 'You' : sent.sender, sent.content], item);
-          expect(item.querySelector('p')?.textContent).toBe(sent.content);
-        });
-        const announced = document.querySelector('[aria-live="polite"]');
-        expect(announced?.textContent).toBe(`${live.sender}: ${live.content}`);
-        expect(document.title).toBe(`Chat Room: ${name} · Digi Library`);
-        expectInert();
-      },
-      RUNS,
-    );
+      expect(document.querySelector('h1')?.textContent).toBe(`Chat Room: ${name}`);
+      const list = document.querySelector('[aria-label="Messages"]')!;
+      const items = list.querySelectorAll('li');
+      expect(items).toHaveLength(history.length + 1);
+      [...history, live].forEach((sent, index) => {
+        const item = items[index]!;
+        const mine = sent.senderId === ME.id;
+        expectShown([mine ? 'You' : sent.sender, sent.content], item);
+        expect(item.querySelector('p')?.textContent).toBe(sent.content);
+      });
+      const announced = document.querySelector('[aria-live="polite"]');
+      expect(announced?.textContent).toBe(`${live.sender}: ${live.content}`);
+      expect(document.title).toBe(`Chat Room: ${name} · Digi Library`);
+      expectInert();
+    });
   });
 });
 
@@ -167,41 +162,37 @@ describe('discussion forum (fast-check)', () => {
   });
 
   it('shows hostile names, descriptions and creators as text, and Join opens the room’s path', async () => {
-    await assertRenders(
-      forumCase,
-      ({ username, rooms, pick }) => {
-        fakeChat.reset();
-        const { router } = renderChatScreen(<DiscussionForumPage />, {
-          path: ROUTES.discussionForum,
-          pattern: ROUTES.discussionForum,
-          user: testUser({ id: 'user-1', chatUsername: username }),
-        });
-        fakeChat.setRooms(rooms);
-        const identity = [...document.querySelectorAll('p')].find((p) =>
-          p.textContent?.startsWith('You chat as '),
-        );
-        expect(identity?.querySelector('strong')?.textContent).toBe(username);
-        const items = document.querySelectorAll('section[aria-labelledby="rooms-title"] li');
-        expect(items).toHaveLength(rooms.length);
-        rooms.forEach((summary, index) => {
-          const item = items[index]!;
-          expect(item.querySelector('h3')?.textContent).toBe(summary.roomName);
-          expectShown([summary.description, summary.creator], item);
-        });
-        expectInert();
+    await assertRenders(forumCase, ({ username, rooms, pick }) => {
+      fakeChat.reset();
+      const { router } = renderChatScreen(<DiscussionForumPage />, {
+        path: ROUTES.discussionForum,
+        pattern: ROUTES.discussionForum,
+        user: testUser({ id: 'user-1', chatUsername: username }),
+      });
+      fakeChat.setRooms(rooms);
+      const identity = [...document.querySelectorAll('p')].find((p) =>
+        p.textContent?.startsWith('You chat as '),
+      );
+      expect(identity?.querySelector('strong')?.textContent).toBe(username);
+      const items = document.querySelectorAll('section[aria-labelledby="rooms-title"] li');
+      expect(items).toHaveLength(rooms.length);
+      rooms.forEach((summary, index) => {
+        const item = items[index]!;
+        expect(item.querySelector('h3')?.textContent).toBe(summary.roomName);
+        expectShown([summary.description, summary.creator], item);
+      });
+      expectInert();
 
-        const chosen = rooms[pick % rooms.length]!;
-        const item = items[pick % rooms.length]!;
-        if (chosen.creatorId === 'user-1') {
-          // The confirmation names the room as text too.
-          fireEvent.click(button(item, 'Delete'));
-          expectShown([`“${chosen.roomName}”`], document.querySelector('dialog[open]')!);
-          expectInert();
-        }
-        fireEvent.click(button(item, 'Join'));
-        expect(router.state.location.pathname).toBe(roomPath(chosen.roomName));
-      },
-      RUNS,
-    );
+      const chosen = rooms[pick % rooms.length]!;
+      const item = items[pick % rooms.length]!;
+      if (chosen.creatorId === 'user-1') {
+        // The confirmation names the room as text too.
+        fireEvent.click(button(item, 'Delete'));
+        expectShown([`“${chosen.roomName}”`], document.querySelector('dialog[open]')!);
+        expectInert();
+      }
+      fireEvent.click(button(item, 'Join'));
+      expect(router.state.location.pathname).toBe(roomPath(chosen.roomName));
+    });
   });
 });

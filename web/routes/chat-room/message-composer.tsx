@@ -1,7 +1,7 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useRef, useState } from 'react';
 import { MESSAGE_MAX } from '#contract/socket/chat.ts';
-import { FormMessage } from '../../components/forms/fields.tsx';
-import { isSendKey } from '../../components/forms/send-key.ts';
+import { FormMessage, formStyles } from '../../components/forms/fields.tsx';
+import { useSendHandlers } from '../../components/forms/send-key.ts';
 import { Button } from '../../components/ui/button.tsx';
 import styles from './chat-room.module.css';
 
@@ -61,27 +61,17 @@ export function MessageComposer({
     if (outbox.current.length === 1) void drain();
   };
 
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    submit();
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (isSendKey(event)) {
-      event.preventDefault();
-      submit();
-    }
-  };
+  const { onSubmit, onKeyDown } = useSendHandlers(submit);
 
   return (
     <form className={styles.composer} onSubmit={onSubmit} noValidate>
       <label htmlFor={`${id}-message`} className="visually-hidden">
         Message
       </label>
-      <div className={styles.composerRow}>
+      <div className={formStyles.composerRow}>
         <textarea
           id={`${id}-message`}
-          className={styles.input}
+          className={`${formStyles.composerInput} ${styles.input}`}
           rows={2}
           maxLength={MESSAGE_MAX}
           value={draft}

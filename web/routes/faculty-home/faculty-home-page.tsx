@@ -2,7 +2,7 @@ import { FACULTY_IMPACT_COUNTERS } from '#contract/limits.ts';
 import { ROUTES } from '#contract/routes.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ButtonLink } from '../../components/ui/button.tsx';
-import { PageHeader } from '../../components/page/page-header.tsx';
+import { WelcomeHero } from '../../components/page/welcome-hero.tsx';
 import { StatCounters } from '../../components/ui/stat-counters.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from '../student-home/home.module.css';
@@ -13,31 +13,26 @@ export function FacultyHomePage() {
   const { data: user } = useCurrentUser();
   return (
     <>
-      <section className={styles.hero} aria-labelledby="faculty-home-title">
-        <div className="container">
-          <PageHeader
-            id="faculty-home-title"
-            title={<>Welcome, {user?.firstName}</>}
-            lead="Publish course materials for your students and answer the resources they ask the library to get."
-            prominent
-            actions={
-              <>
-                <ButtonLink to={ROUTES.publish} variant="primary">
-                  Start Publishing
-                </ButtonLink>
-                <ButtonLink to={ROUTES.requests} variant="outline">
-                  Book Requests
-                </ButtonLink>
-                {user?.role === 'librarian' ? (
-                  <ButtonLink to={ROUTES.libraryDesk} variant="outline">
-                    Library desk
-                  </ButtonLink>
-                ) : null}
-              </>
-            }
-          />
-        </div>
-      </section>
+      <WelcomeHero
+        id="faculty-home-title"
+        firstName={user?.firstName}
+        lead="Publish course materials for your students and answer the resources they ask the library to get."
+        actions={
+          <>
+            <ButtonLink to={ROUTES.publish} variant="primary">
+              Start Publishing
+            </ButtonLink>
+            <ButtonLink to={ROUTES.requests} variant="outline">
+              Book Requests
+            </ButtonLink>
+            {user?.role === 'librarian' ? (
+              <ButtonLink to={ROUTES.libraryDesk} variant="outline">
+                Library desk
+              </ButtonLink>
+            ) : null}
+          </>
+        }
+      />
       <section className={`container ${styles.section}`} aria-labelledby="impact-title">
         <div className={styles.impact}>
           <h2 id="impact-title" className={styles.sectionTitle}>

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   REQUEST_STATUS_LABELS,
@@ -9,7 +9,7 @@ import {
   type ResourceType,
 } from '#contract/http/requests.ts';
 import { type RequestListFilters, useRequestList } from '../../api/requests.ts';
-import { formStyles } from '../../components/forms/fields.tsx';
+import { SelectField } from '../../components/forms/fields.tsx';
 import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { formatDate } from '../../components/records/format.ts';
 import { REQUEST_STATUS_TONES, StatusBadge } from '../../components/records/status-badge.tsx';
@@ -35,7 +35,7 @@ export function filtersFromParams(params: URLSearchParams): RequestListFilters {
   };
 }
 
-/** A labelled `<select>` that is not part of a react-hook-form form. */
+/** A filter's labelled `<select>`, handing `onChange` the chosen value. */
 function FilterSelect({
   label,
   value,
@@ -47,25 +47,13 @@ function FilterSelect({
   options: readonly { value: string; label: string }[];
   onChange: (value: string) => void;
 }) {
-  const id = useId();
   return (
-    <div className={formStyles.field}>
-      <label htmlFor={id} className={formStyles.label}>
-        {label}
-      </label>
-      <select
-        id={id}
-        className={formStyles.input}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField
+      label={label}
+      options={options}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
   );
 }
 

@@ -25,8 +25,6 @@ import { RequestsPage } from './requests-page.tsx';
  * never as markup.
  */
 
-const RUNS = 12;
-
 const request = (index: number): fc.Arbitrary<ResourceRequestRecord> =>
   fc.record(
     {
@@ -102,7 +100,6 @@ describe('resource requests (fast-check)', () => {
         });
         expectInert();
       },
-      RUNS,
     );
   });
 
@@ -134,7 +131,6 @@ describe('resource requests (fast-check)', () => {
         );
         expectInert();
       },
-      RUNS,
     );
   });
 });

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm, type UseFormRegisterReturn } from 'react-hook-form';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { z } from 'zod';
@@ -19,7 +19,7 @@ import { GRADUATION_YEAR_MAX, GRADUATION_YEAR_MIN } from '#contract/limits.ts';
 import { ApiError, apiPost } from '../../api/client.ts';
 import { useCurrentUser, useRefreshSession } from '../../api/session.ts';
 import { ProviderButtons } from '../../components/auth/provider-button.tsx';
-import { FormMessage, formStyles, TextField } from '../../components/forms/fields.tsx';
+import { FieldFrame, FormMessage, formStyles, TextField } from '../../components/forms/fields.tsx';
 import { TagInput } from '../../components/forms/tag-input.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
@@ -376,14 +376,10 @@ function ProfileForm({ mode }: { mode: ProfileMode }) {
 }
 
 function ReadOnlyField({ label, value }: { label: string; value: string }) {
-  const id = useId();
   return (
-    <div className={formStyles.field}>
-      <label htmlFor={id} className={formStyles.label}>
-        {label}
-      </label>
-      <input id={id} className={formStyles.input} value={value} readOnly />
-    </div>
+    <FieldFrame label={label}>
+      {(control) => <input {...control} className={formStyles.input} value={value} readOnly />}
+    </FieldFrame>
   );
 }
 

@@ -4,7 +4,7 @@ import { useCurrentUser } from '../../api/session.ts';
 import { MyRequests } from '../../components/records/my-requests.tsx';
 import { MyReservations } from '../../components/records/my-reservations.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
-import { PageHeader } from '../../components/page/page-header.tsx';
+import { WelcomeHero } from '../../components/page/welcome-hero.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from './home.module.css';
 
@@ -45,26 +45,21 @@ export function StudentHomePage() {
 
   return (
     <>
-      <section className={styles.hero} aria-labelledby="student-home-title">
-        <div className="container">
-          <PageHeader
-            id="student-home-title"
-            title={<>Welcome, {user?.firstName}</>}
-            lead="Find books, research papers and course materials, reserve a copy for pickup, or talk things through with other students."
-            prominent
-            actions={
-              <>
-                <ButtonLink to={ROUTES.librarySearch} variant="primary">
-                  Get Started
-                </ButtonLink>
-                <ButtonLink to={ROUTES.discussionForum} variant="outline">
-                  Discussion Forum
-                </ButtonLink>
-              </>
-            }
-          />
-        </div>
-      </section>
+      <WelcomeHero
+        id="student-home-title"
+        firstName={user?.firstName}
+        lead="Find books, research papers and course materials, reserve a copy for pickup, or talk things through with other students."
+        actions={
+          <>
+            <ButtonLink to={ROUTES.librarySearch} variant="primary">
+              Get Started
+            </ButtonLink>
+            <ButtonLink to={ROUTES.discussionForum} variant="outline">
+              Discussion Forum
+            </ButtonLink>
+          </>
+        }
+      />
       <section className={`container ${styles.section}`} aria-labelledby="categories-title">
         <h2 id="categories-title" className={styles.sectionTitle}>
           Browse by category
