@@ -43,6 +43,7 @@ const INPUTS = [
   'server/catalogue',
   'server/auth',
   'server/commands',
+  'server/users',
   'server/chat',
   'server/config.ts',
   'scripts/import.ts',

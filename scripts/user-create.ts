@@ -15,6 +15,7 @@ import { ConfigError, loadConfig } from '#server/config.ts';
 import { openDatabase } from '#server/db/client.ts';
 import { allowedOrigins } from '#server/http/origins.ts';
 import { migrate } from '#server/db/migrate.ts';
+import { completeStaffProfile, findAccountByEmail, setRole } from '#server/users/store.ts';
 
 function fail(message: string): never {
   console.error(message);
@@ -72,17 +73,11 @@ async function withDatabase<T>(
 
 const existing = await withDatabase(async (database) => {
   await migrate(database);
-  return database.db
-    .selectFrom('users')
-    .select(['id', 'role'])
-    .where('email', '=', email.data)
-    .executeTakeFirst();
+  return findAccountByEmail(database.db, email.data);
 });
 
 if (existing) {
-  await withDatabase((database) =>
-    database.db.updateTable('users').set({ role }).where('id', '=', existing.id).execute(),
-  );
+  await withDatabase((database) => setRole(database.db, existing.id, role));
   console.log(
     `${email.data} already has an account: its role is now ${role} (was ${existing.role}).`,
   );
@@ -109,17 +104,7 @@ if (existing) {
     const { user } = await auth.api.signUpEmail({
       body: { email: email.data, password, name: `${firstName} ${lastName}` },
     });
-    await database.db
-      .updateTable('users')
-      .set({
-        role,
-        first_name: firstName,
-        last_name: lastName,
-        signup_method: 'command',
-        profile_completed: true,
-      })
-      .where('id', '=', user.id)
-      .execute();
+    await completeStaffProfile(database.db, user.id, { role, firstName, lastName });
   });
   console.log(`Created ${role} ${email.data}. They can sign in now.`);
 }

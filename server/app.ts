@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createAuth } from './auth/auth.ts';
 import { resolveAuthSecret } from './auth/secret.ts';
+import { requireIdentity, requireUser } from './auth/session.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { answerFrameworkError, installErrorHandler } from './http/errors.ts';
@@ -16,7 +17,7 @@ import { mountRealtime, userRoom } from './realtime/index.ts';
 import type { RouteContext } from './routes/context.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { catalogueRoutes } from './routes/catalogue/index.ts';
-import { installRouteDeclarations } from './routes/declare-route.ts';
+import { guardDeclaredRoutes, installRouteDeclarations } from './routes/declare-route.ts';
 import { docsRoutes, installApiDocument } from './routes/docs/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
 import { libraryRoutes } from './routes/library/index.ts';
@@ -151,6 +152,10 @@ export async function buildApp({
   const moderationWords = await loadModerationWords(config);
   mountRealtime(app, { config, auth, database, moderationWords, now });
   const context: RouteContext = { config, database, auth, mailer, now, moderationWords };
+  guardDeclaredRoutes(app, (request, reply, access) => {
+    if (access === 'identity') return requireIdentity(request, reply, context);
+    return requireUser(request, reply, context, access === 'signed-in' ? [] : access);
+  });
   startSweeper(app, context);
   // Every API route, for the role-matrix test that checks docs/role-matrix.md lists them all.
   const apiRoutes: string[] = [];

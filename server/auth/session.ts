@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { constantTimeEqual, makeSignature } from 'better-auth/crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Role } from '#contract/http/users.ts';
 import type { DatabaseHandle } from '../db/client.ts';
@@ -84,19 +84,17 @@ function cookieValues(header: string, name: string): string[] {
 }
 
 /**
- * The value of a cookie better-auth signed (`value.signature`: HMAC-SHA256 with the secret, in
- * base64), or null when it is not signed so. An encoding better-auth might also accept only
+ * The value of a cookie better-auth signed (`value.signature`), or null when it is not signed so.
+ * The signature is checked with better-auth's own helpers (`makeSignature`, `constantTimeEqual`),
+ * so the rule is the library's, not a copy of it. An encoding better-auth might also accept only
  * sends the request to better-auth itself, never lets one in that it would refuse.
  */
-function signedValue(cookie: string, secret: string): string | null {
+async function signedValue(cookie: string, secret: string): Promise<string | null> {
   const dot = cookie.lastIndexOf('.');
   if (dot < 1) return null;
   const value = cookie.slice(0, dot);
-  const signature = Buffer.from(cookie.slice(dot + 1));
-  const expected = Buffer.from(createHmac('sha256', secret).update(value).digest('base64'));
-  return signature.length === expected.length && timingSafeEqual(signature, expected)
-    ? value
-    : null;
+  const expected = await makeSignature(value, secret);
+  return constantTimeEqual(cookie.slice(dot + 1), expected) ? value : null;
 }
 
 /**
@@ -120,7 +118,7 @@ export async function readSession(
   const cacheCookie = cookieHeader.includes(settings.dataCookie);
   if (tokens.length === 0 && !cacheCookie) return { signedIn: null };
   const token =
-    tokens.length === 1 && !cacheCookie ? signedValue(tokens[0]!, settings.secret) : null;
+    tokens.length === 1 && !cacheCookie ? await signedValue(tokens[0]!, settings.secret) : null;
   if (token) {
     const row = await findSessionUser(database.db, token);
     const now = Date.now();
@@ -128,7 +126,7 @@ export async function readSession(
       const dueToRoll =
         row.session_expires_at.getTime() - settings.expiresInMs + settings.updateAgeMs <= now;
       const [dontRemember] = cookieValues(cookieHeader, settings.dontRememberCookie);
-      if (!dueToRoll || (dontRemember && signedValue(dontRemember, settings.secret))) {
+      if (!dueToRoll || (dontRemember && (await signedValue(dontRemember, settings.secret)))) {
         const { session_id: sessionId, session_expires_at: _, ...user } = row;
         return { signedIn: { sessionId, user } };
       }
@@ -168,6 +166,17 @@ export function currentUser(
   return pending;
 }
 
+/** The signed-in user, complete profile or not: 401 for a guest. */
+export async function requireIdentity(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: { auth: Auth; database: DatabaseHandle },
+): Promise<UserRow> {
+  const user = await currentUser(request, reply, context);
+  if (!user) throw new Refusal(401, 'Please sign in to continue.');
+  return user;
+}
+
 /**
  * The signed-in user, who must have completed their profile and hold one of `roles` (any role
  * when none are given): 401 for a guest, 403 for anyone else.
@@ -178,8 +187,7 @@ export async function requireUser(
   context: { auth: Auth; database: DatabaseHandle },
   roles: readonly Role[] = [],
 ): Promise<UserRow> {
-  const user = await currentUser(request, reply, context);
-  if (!user) throw new Refusal(401, 'Please sign in to continue.');
+  const user = await requireIdentity(request, reply, context);
   if (!user.profile_completed)
     throw new Refusal(403, 'Please complete your academic profile first.');
   if (roles.length > 0 && !roles.includes(user.role)) {

@@ -85,7 +85,7 @@ function accessOf(access: Access) {
       'x-roles': ['guest', 'student', 'faculty', 'librarian'],
     };
   }
-  const roles = access === 'signed-in' ? [] : [...access];
+  const roles = typeof access === 'string' ? [] : [...access];
   return {
     security: [{ session: roles }],
     'x-roles': roles.length > 0 ? roles : ['student', 'faculty', 'librarian'],

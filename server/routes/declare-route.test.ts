@@ -3,7 +3,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { installErrorHandler, parseInput } from '../http/errors.ts';
 import { Refusal } from '../refusal.ts';
-import { declareRoute, installRouteDeclarations, type DeclaringInstance } from './declare-route.ts';
+import type { UserRow } from '../users/store.ts';
+import {
+  declareRoute,
+  guardDeclaredRoutes,
+  installRouteDeclarations,
+  signedInCaller,
+  type Access,
+  type DeclaringInstance,
+} from './declare-route.ts';
 
 const answerSchema = z.object({ name: z.string(), count: z.number().int() });
 const bodySchema = z.object({ name: z.string().min(1), count: z.coerce.number().int() });
@@ -127,5 +135,55 @@ describe('declareRoute', () => {
     expect(app.declaredRoutes).toHaveLength(1);
     expect(declared).toMatchObject({ route: 'POST /api/refuse', method: 'POST' });
     expect(declared!.declaration.access).toEqual(['librarian']);
+  });
+
+  it('guards a route by its declared access, before the handler reads any input', async () => {
+    const seen: Exclude<Access, 'guest'>[] = [];
+    app = Fastify();
+    installErrorHandler(app);
+    installRouteDeclarations(app);
+    // A stand-in guard: the header names the caller's role; none is a guest.
+    guardDeclaredRoutes(app, async (request, _reply, access) => {
+      seen.push(access);
+      const role = request.headers['x-role'];
+      if (typeof role !== 'string') throw new Refusal(401, 'Please sign in to continue.');
+      if (Array.isArray(access) && !access.includes(role)) throw new Refusal(403, 'Not you.');
+      return { id: 'u1', role } as UserRow;
+    });
+    const handled: string[] = [];
+    await app.register(
+      async (api) => {
+        const declaring = api as DeclaringInstance;
+        declaring.post(
+          '/desk',
+          declareRoute({ tag: 't', summary: 'Desk', access: ['librarian'], body: bodySchema }),
+          async (request) => {
+            parseInput(bodySchema, request.body);
+            handled.push(signedInCaller(request).role);
+            return {};
+          },
+        );
+        declaring.get('/open', declareRoute({ tag: 't', summary: 'Open', access: 'guest' }), () => {
+          handled.push('guest');
+          return {};
+        });
+      },
+      { prefix: '/api' },
+    );
+    await app.ready();
+    const desk = (role?: string) =>
+      app!.inject({
+        method: 'POST',
+        url: '/api/desk',
+        payload: {},
+        headers: role ? { 'x-role': role } : {},
+      });
+    expect((await desk()).statusCode).toBe(401);
+    expect((await desk('student')).statusCode).toBe(403);
+    expect((await desk('librarian')).statusCode).toBe(400);
+    expect(handled).toEqual([]);
+    expect((await app.inject({ url: '/api/open' })).statusCode).toBe(200);
+    expect(handled).toEqual(['guest']);
+    expect(seen).toEqual([['librarian'], ['librarian'], ['librarian']]);
   });
 });

@@ -1,6 +1,8 @@
 import type {
   FastifyBaseLogger,
   FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
   FastifyTypeProvider,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
@@ -10,9 +12,14 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 import { z } from 'zod';
 import { errorResponseSchema } from '#contract/http/errors.ts';
 import type { Role } from '#contract/http/users.ts';
+import type { UserRow } from '#server/users/store.ts';
 
-/** Who may call an operation: anyone, anyone signed in (with a complete profile), or these roles. */
-export type Access = 'guest' | 'signed-in' | readonly Role[];
+/**
+ * Who may call an operation: anyone; anyone signed in, whether or not their profile is complete
+ * (`identity`: a provider sign-in finishing sign-up); anyone signed in with a complete profile;
+ * or these roles.
+ */
+export type Access = 'guest' | 'identity' | 'signed-in' | readonly Role[];
 
 /** What one operation takes and answers, as its OpenAPI operation shows it. */
 export interface OperationShape {
@@ -60,6 +67,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route with a declaration, in registration order (HEAD routes aside). */
     declaredRoutes: readonly DeclaredRoute[];
+  }
+  interface FastifyRequest {
+    /** Who is calling a route whose declaration lets only the signed-in in (`signedInCaller`). */
+    caller?: UserRow;
   }
 }
 
@@ -154,7 +165,7 @@ export function errorStatuses(
   if (reads) add(400, 'Some fields are missing or invalid: `errors` names each one.');
   if (operation.body) add(400, 'The body is not JSON.');
   if (access !== 'guest') add(401, 'Not signed in.');
-  if (access !== 'guest') add(403, 'The profile is not complete yet.');
+  if (access !== 'guest' && access !== 'identity') add(403, 'The profile is not complete yet.');
   if (Array.isArray(access)) add(403, `Only for ${access.join(' and ')}.`);
   if (changes) add(403, 'Sent from another site (a foreign `Origin`).');
   if (operation.params) add(404, 'Nothing has that id.');
@@ -213,4 +224,37 @@ export function installRouteDeclarations(app: FastifyInstance): void {
       response: { ...(route.schema?.response as object), ...Object.fromEntries(errors) },
     };
   });
+}
+
+/** Checks who may call a route declared with `access`: the signed-in user, or a refusal. */
+export type AccessGuard = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  access: Exclude<Access, 'guest'>,
+) => Promise<UserRow>;
+
+/**
+ * Makes each declaration's `access` the route's guard: a route for the signed-in (or for some
+ * roles) runs `guard` before its handler, so access is written once, where the document and the
+ * role matrix read it. The guard runs before the handler parses anything, so a guest still gets
+ * 401 before a 400 about the body, as every route answered when each handler called it first.
+ */
+export function guardDeclaredRoutes(app: FastifyInstance, guard: AccessGuard): void {
+  app.addHook('onRoute', (route) => {
+    const declaration = route.config?.declaration;
+    if (!declaration || declaration.betterAuth || declaration.access === 'guest') return;
+    const { access } = declaration;
+    const check = async (request: FastifyRequest, reply: FastifyReply) => {
+      request.caller = await guard(request, reply, access);
+    };
+    route.preHandler = [check, ...[route.preHandler ?? []].flat()];
+  });
+}
+
+/** The caller of a route declared for the signed-in, as its guard found them. */
+export function signedInCaller(request: FastifyRequest): UserRow {
+  if (!request.caller) {
+    throw new Error(`${request.routeOptions.url} reads its caller but is declared for guests`);
+  }
+  return request.caller;
 }

@@ -42,6 +42,45 @@ export async function findSignUpState(
     .executeTakeFirst();
 }
 
+/** The id and role of the account with `email`, if any. */
+export async function findAccountByEmail(
+  db: Kysely<Database>,
+  email: string,
+): Promise<{ id: string; role: Role } | undefined> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'role'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
+
+/** Gives the user with `id` the role `role`. */
+export async function setRole(db: Kysely<Database>, id: string, role: Role): Promise<void> {
+  await db.updateTable('users').set({ role }).where('id', '=', id).execute();
+}
+
+/**
+ * Completes the profile of an account staff made (`npm run user:create`): its names and role,
+ * with no academic details to ask for.
+ */
+export async function completeStaffProfile(
+  db: Kysely<Database>,
+  id: string,
+  profile: { role: Role; firstName: string; lastName: string },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      role: profile.role,
+      first_name: profile.firstName,
+      last_name: profile.lastName,
+      signup_method: 'command',
+      profile_completed: true,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
 /** The role of the user with `id`, who must exist (one who just signed in). */
 export async function userRole(db: Kysely<Database>, id: string): Promise<Role> {
   const user = await db

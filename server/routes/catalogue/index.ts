@@ -8,7 +8,6 @@ import {
   searchQuerySchema,
   searchResponseSchema,
 } from '#contract/http/catalogue.ts';
-import { requireUser } from '../../auth/session.ts';
 import { createExternalSearch } from '../../catalogue/external.ts';
 import {
   cacheCourseMaterials,
@@ -24,7 +23,12 @@ import {
   presentItemDetail,
 } from '../../presenters/catalogue.ts';
 import type { RouteContext } from '../context.ts';
-import { declareRoute, uuidParams, type DeclaringInstance } from '../declare-route.ts';
+import {
+  declareRoute,
+  uuidParams,
+  signedInCaller,
+  type DeclaringInstance,
+} from '../declare-route.ts';
 
 /**
  * The catalogue: search (open to guests, as the landing page's search is), item details, the
@@ -96,8 +100,7 @@ export async function catalogueRoutes(
       query: itemPageQuerySchema,
       response: itemPageSchema,
     }),
-    async (request, reply) => {
-      await requireUser(request, reply, context);
+    async (request) => {
       const { page } = parseInput(itemPageQuerySchema, request.query);
       const { item, content } = await readItemPage(db, request.params.id, page);
       return { itemId: item.id, page, pageCount: item.page_count, content };
@@ -112,8 +115,7 @@ export async function catalogueRoutes(
       access: 'signed-in',
       response: getBooksResponseSchema,
     }),
-    async (request, reply) => {
-      await requireUser(request, reply, context);
+    async () => {
       const rows = await courseMaterials.read();
       return { payload: rows.map(presentCourseMaterial) };
     },
@@ -128,8 +130,8 @@ export async function catalogueRoutes(
       body: postBookRequestSchema,
       response: postBookResponseSchema,
     }),
-    async (request, reply) => {
-      const user = await requireUser(request, reply, context, ['faculty', 'librarian']);
+    async (request) => {
+      const user = signedInCaller(request);
       const body = parseInput(postBookRequestSchema, request.body);
       const row = await publishCourseMaterial(db, user.id, body);
       return { success: true as const, payload: presentCourseMaterial(row) };

@@ -3,11 +3,10 @@ import {
   chatUsernameSchema,
   moderationWordsResponseSchema,
 } from '#contract/socket/chat.ts';
-import { requireUser } from '../../auth/session.ts';
 import { parseInput } from '../../http/errors.ts';
 import { setChatUsername } from '../../users/store.ts';
 import type { RouteContext } from '../context.ts';
-import { declareRoute, type DeclaringInstance } from '../declare-route.ts';
+import { declareRoute, signedInCaller, type DeclaringInstance } from '../declare-route.ts';
 
 /**
  * The forum's HTTP side: the username a person chats under (kept on the profile, so it follows
@@ -24,8 +23,8 @@ export async function chatRoutes(app: DeclaringInstance, context: RouteContext):
       body: chatUsernameSchema,
       response: chatUsernameResponseSchema,
     }),
-    async (request, reply) => {
-      const user = await requireUser(request, reply, context);
+    async (request) => {
+      const user = signedInCaller(request);
       const { username } = parseInput(chatUsernameSchema, request.body);
       await setChatUsername(context.database.db, user.id, username);
       return { username };
@@ -41,7 +40,6 @@ export async function chatRoutes(app: DeclaringInstance, context: RouteContext):
       response: moderationWordsResponseSchema,
     }),
     async (request, reply) => {
-      await requireUser(request, reply, context);
       reply.header('cache-control', 'private, max-age=300');
       return { words: [...context.moderationWords] };
     },

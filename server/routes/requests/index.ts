@@ -9,7 +9,6 @@ import {
   similarRequestsQuerySchema,
   similarRequestsResponseSchema,
 } from '#contract/http/requests.ts';
-import { requireUser } from '../../auth/session.ts';
 import { parseInput } from '../../http/errors.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
 import { presentRequest } from '../../presenters/requests.ts';
@@ -22,7 +21,12 @@ import {
   supportRequest,
 } from '../../requests/store.ts';
 import type { RouteContext } from '../context.ts';
-import { declareRoute, uuidParams, type DeclaringInstance } from '../declare-route.ts';
+import {
+  declareRoute,
+  uuidParams,
+  signedInCaller,
+  type DeclaringInstance,
+} from '../declare-route.ts';
 
 /** Requests one person may file in an hour. */
 const FILE_RATE = { limit: 30, windowSeconds: 3600 };
@@ -47,8 +51,8 @@ export async function requestRoutes(app: DeclaringInstance, context: RouteContex
       rateLimited: true,
       errors: { 409: 'The caller already holds the most open requests one person may.' },
     }),
-    async (request, reply) => {
-      const user = await requireUser(request, reply, context);
+    async (request) => {
+      const user = signedInCaller(request);
       await enforceRateLimits(db, [{ key: `request:user:${user.id}`, ...FILE_RATE }]);
       const body = parseInput(resourceRequestSchema, request.body);
       const row = await fileRequest(db, user.id, body);
@@ -64,8 +68,8 @@ export async function requestRoutes(app: DeclaringInstance, context: RouteContex
       access: 'signed-in',
       response: myRequestsResponseSchema,
     }),
-    async (request, reply) => {
-      const user = await requireUser(request, reply, context);
+    async (request) => {
+      const user = signedInCaller(request);
       const rows = await ownRequests(db, user.id);
       return { payload: rows.map((row) => presentRequest(row, user.id)) };
     },
@@ -80,8 +84,8 @@ export async function requestRoutes(app: DeclaringInstance, context: RouteContex
       query: similarRequestsQuerySchema,
       response: similarRequestsResponseSchema,
     }),
-    async (request, reply) => {
-      const user = await requireUser(request, reply, context);
+    async (request) => {
+      const user = signedInCaller(request);
       const { title } = parseInput(similarRequestsQuerySchema, request.query);
       const rows = await similarRequests(db, user.id, title);
       return { payload: rows.map((row) => presentRequest(row, user.id)) };
@@ -99,8 +103,8 @@ export async function requestRoutes(app: DeclaringInstance, context: RouteContex
       response: requestRecordResponseSchema,
       errors: { 409: 'The request is no longer open.' },
     }),
-    async (request, reply) => {
-      const user = await requireUser(request, reply, context);
+    async (request) => {
+      const user = signedInCaller(request);
       const row = await supportRequest(db, request.params.id, user.id);
       return { success: true as const, request: presentRequest(row, user.id) };
     },
@@ -115,8 +119,8 @@ export async function requestRoutes(app: DeclaringInstance, context: RouteContex
       query: requestListQuerySchema,
       response: requestListResponseSchema,
     }),
-    async (request, reply) => {
-      const user = await requireUser(request, reply, context, ['faculty', 'librarian']);
+    async (request) => {
+      const user = signedInCaller(request);
       const query = parseInput(requestListQuerySchema, request.query);
       const data = await listRequests(db, user.id, query);
       return { data: data.map((row) => presentRequest(row, user.id)) };
@@ -134,8 +138,8 @@ export async function requestRoutes(app: DeclaringInstance, context: RouteContex
       response: requestRecordResponseSchema,
       errors: { 409: 'The request cannot move to that status from where it is.' },
     }),
-    async (request, reply) => {
-      const user = await requireUser(request, reply, context, ['faculty', 'librarian']);
+    async (request) => {
+      const user = signedInCaller(request);
       const change = parseInput(requestStatusChangeSchema, request.body);
       const row = await changeRequestStatus(db, request.params.id, user.id, change, context.now());
       return { success: true as const, request: presentRequest(row, user.id) };

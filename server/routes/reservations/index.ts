@@ -10,7 +10,6 @@ import {
   reservationRequestSchema,
   reservationResponseSchema,
 } from '#contract/http/reservations.ts';
-import { requireUser } from '../../auth/session.ts';
 import type { ErrorResponse } from '#contract/http/errors.ts';
 import { parseInput } from '../../http/errors.ts';
 import { idempotencyKey, runIdempotent } from '../../http/idempotency.ts';
@@ -33,7 +32,7 @@ import {
 import { sendReservationConfirmation } from '../../reservations/notify.ts';
 import { Refusal } from '../../refusal.ts';
 import type { RouteContext } from '../context.ts';
-import { declareRoute, type DeclaringInstance } from '../declare-route.ts';
+import { declareRoute, signedInCaller, type DeclaringInstance } from '../declare-route.ts';
 
 /** Reservations one person may make in ten minutes: plenty for people, a wall for scripts. */
 const RESERVE_RATE = { limit: 60, windowSeconds: 600 };
@@ -77,8 +76,7 @@ export async function reservationRoutes(
       access: 'signed-in',
       response: reservationBooksResponseSchema,
     }),
-    async (request, reply) => {
-      await requireUser(request, reply, context);
+    async () => {
       const rows = await reservableBooks(db, context.now());
       return { success: true as const, payload: rows.map(presentReservationBook) };
     },
@@ -92,8 +90,7 @@ export async function reservationRoutes(
       access: 'signed-in',
       response: reservationDaysResponseSchema,
     }),
-    async (request, reply) => {
-      await requireUser(request, reply, context);
+    async () => {
       return { timeZone, days: reservationDays(context.now(), timeZone) };
     },
   );
@@ -115,8 +112,8 @@ export async function reservationRoutes(
         422: 'The Idempotency-Key was used with another body.',
       },
     }),
-    async (request, reply) => {
-      const user = await requireUser(request, reply, context);
+    async (request) => {
+      const user = signedInCaller(request);
       const key = idempotencyKey(request.headers['idempotency-key']);
       await enforceRateLimits(db, [{ key: `reserve:user:${user.id}`, ...RESERVE_RATE }]);
       const body = parseInput(reservationRequestSchema, request.body);
@@ -168,8 +165,8 @@ export async function reservationRoutes(
       access: 'signed-in',
       response: myReservationsResponseSchema,
     }),
-    async (request, reply) => {
-      const user = await requireUser(request, reply, context);
+    async (request) => {
+      const user = signedInCaller(request);
       const rows = await ownReservations(db, user.id, context.now());
       return { payload: rows.map(presentReservation) };
     },
@@ -186,8 +183,8 @@ export async function reservationRoutes(
       response: reservationResponseSchema,
       errors: { 409: 'The reservation is no longer active.' },
     }),
-    async (request, reply) => {
-      const user = await requireUser(request, reply, context);
+    async (request) => {
+      const user = signedInCaller(request);
       const row = await cancelReservation(db, user.id, request.params.id, context.now());
       return { success: true as const, reservation: presentReservation(row) };
     },
@@ -202,8 +199,7 @@ export async function reservationRoutes(
       query: deskPickupsQuerySchema,
       response: deskPickupsResponseSchema,
     }),
-    async (request, reply) => {
-      await requireUser(request, reply, context, ['librarian']);
+    async (request) => {
       const query = parseInput(deskPickupsQuerySchema, request.query);
       return presentDeskDay(await deskDay(db, query.date, context.now(), timeZone));
     },
@@ -220,8 +216,7 @@ export async function reservationRoutes(
       response: deskReservationResponseSchema,
       errors: { 409: 'The reservation cannot take that status from where it is.' },
     }),
-    async (request, reply) => {
-      await requireUser(request, reply, context, ['librarian']);
+    async (request) => {
       const { status } = parseInput(deskStatusChangeSchema, request.body);
       const row = await changeDeskStatus(db, request.params.id, status, context.now());
       return { success: true as const, reservation: presentDeskReservation(row) };

@@ -29,7 +29,7 @@ import { presentCurrentUser } from '../../presenters/user.ts';
 import { sessionRoom } from '../../realtime/index.ts';
 import { findSignUpState, resetTokenOwner, userRole } from '../../users/store.ts';
 import type { RouteContext } from '../context.ts';
-import { declareRoute, type DeclaringInstance } from '../declare-route.ts';
+import { declareRoute, signedInCaller, type DeclaringInstance } from '../declare-route.ts';
 
 // Per-address limits are generous (a campus puts many people behind one address); per-e-mail
 // limits are what stop guessing at one account.
@@ -143,15 +143,15 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
     declareRoute({
       tag: 'users',
       summary: "The signed-in user's own summary",
-      description: "One's own e-mail only; anyone else's is 403.",
-      access: 'signed-in',
+      description:
+        "One's own e-mail only; anyone else's is 403. A provider sign-in whose profile is not complete yet is answered `success: false`.",
+      access: 'identity',
       body: signinRequestSchema,
       response: signinResponseSchema,
     }),
-    async (request, reply) => {
+    async (request) => {
+      const user = signedInCaller(request);
       const { email } = parseInput(signinRequestSchema, request.body);
-      const user = await currentUser(request, reply, context);
-      if (!user) throw new Refusal(401, 'Please sign in to continue.');
       // Only one's own account: this call must not look anybody else up.
       if (user.email !== email) throw new Refusal(403, 'You can only look up your own account.');
       if (!user.profile_completed) return { success: false, message: 'User not found in system' };

@@ -317,6 +317,26 @@ describe.each(testDatabaseKinds())('account calls on %s', (kind) => {
       const guest = await client().post('/api/users/signin', { email: other.email });
       expect(guest.statusCode).toBe(401);
     });
+
+    it('answers a signed-in identity whose profile is not complete, which other calls refuse', async () => {
+      const browser = client();
+      const registration = registrationFactory();
+      await browser.post('/api/users/register', registration);
+      // As a provider sign-in is until its profile is completed.
+      await testApp.database.db
+        .updateTable('users')
+        .set({ profile_completed: false })
+        .where('email', '=', registration.email.toLowerCase())
+        .execute();
+      const response = await browser.post('/api/users/signin', { email: registration.email });
+      expect(response.json()).toEqual({ success: false, message: 'User not found in system' });
+      const requests = await browser.get('/api/users/requests');
+      expect(requests.statusCode).toBe(403);
+      expect(requests.json()).toEqual({
+        success: false,
+        message: 'Please complete your academic profile first.',
+      });
+    });
   });
 
   describe('sign-out and the session', () => {
