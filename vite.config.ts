@@ -108,6 +108,15 @@ function screenPreloads(): Plugin {
   };
 }
 
+/**
+ * Whether a build writes source maps: only when `SOURCE_MAPS=true` (issue 19). The server serves
+ * whatever the build wrote, so a production build would otherwise hand out the app's original
+ * source. The development server (`npm run dev`) has its own inline maps either way.
+ */
+export function buildSourceMaps(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.SOURCE_MAPS === 'true';
+}
+
 /** The web app is built into dist/web, which the Fastify server serves on its one port. */
 export default defineConfig({
   root: 'web',
@@ -116,7 +125,7 @@ export default defineConfig({
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,
-    sourcemap: true,
+    sourcemap: buildSourceMaps(),
     target: 'es2022',
   },
   server: {

@@ -16,7 +16,10 @@
  * - `random-events`: random event names (and, one time in three, the chat's own names) with
  *   random payloads, every 50 ms, some asking for an acknowledgement;
  * - `room-churn`: `create_room` (a new name each time), `join_room`, `leave_room` and a join of a
- *   room that does not exist, in turn, one call every 50 ms.
+ *   room that does not exist, in turn, one call every 50 ms;
+ * - `join-flood` (issue 19's finding): 3,000 `join_room` into the plan's room, sent at once from
+ *   one socket without waiting for any answer; when the server closes the socket, a new
+ *   connection does it again.
  * Open-loop senders keep their pace whatever the answers; the reconnecting kinds pause 100 ms
  * between cycles.
  */
@@ -26,13 +29,21 @@ import { closeWebSocket, connectSocketIo, type WireSocket } from './lib-socket.t
 
 /** What an attacker does (see the file's comment). */
 export type AttackKind =
-  'flood' | 'flood-20-sockets' | 'oversized' | 'malformed' | 'random-events' | 'room-churn';
+  | 'flood'
+  | 'flood-20-sockets'
+  | 'oversized'
+  | 'malformed'
+  | 'random-events'
+  | 'room-churn'
+  | 'join-flood';
 
 /** One attacker: a person (their session cookie) and what they do. */
 export interface AttackerPlan {
   name: string;
   kind: AttackKind;
   cookie: string;
+  /** The room a `join-flood` floods (a bystanders' room: its members must notice nothing). */
+  room?: string;
 }
 
 /** Messages from bench/flood.ts. */
@@ -70,6 +81,8 @@ export interface AttackerTally {
 export type FromAttackers = { type: 'ready' } | { type: 'result'; tallies: AttackerTally[] };
 
 const TICK_MS = 50;
+/** `join_room` events per connection of a `join-flood`, as in issue 19's finding. */
+const JOIN_FLOOD = 3_000;
 const CYCLE_PAUSE_MS = 100;
 const ANSWER_TIMEOUT_MS = 5_000;
 const CHAT_EVENTS = Object.values(CLIENT_EVENTS);
@@ -442,6 +455,34 @@ function roomChurn(plan: AttackerPlan, tally: AttackerTally) {
   };
 }
 
+/** 3,000 `join_room` at once from one socket, again on a new connection whenever it is closed. */
+function joinFlood(plan: AttackerPlan, tally: AttackerTally) {
+  const room = plan.room ?? `join flood ${plan.name}`;
+  return {
+    async prepare() {
+      if (plan.room) return;
+      const first = await connect(tally, plan.cookie);
+      if (!first) throw new Error(`${plan.name} could not connect`);
+      await first.wire.emit('create_room', { roomName: room, description: 'join flood' });
+      first.wire.close();
+    },
+    async attack() {
+      while (running) {
+        const connection = await connect(tally, plan.cookie);
+        if (connection) {
+          const answers = Array.from({ length: JOIN_FLOOD }, () =>
+            ask(tally, connection, 'join_room', { roomName: room }),
+          );
+          // Until the server closes it, or has answered everything (then this side closes it).
+          await Promise.race([connection.closed, Promise.all(answers)]);
+          connection.wire.close();
+        }
+        await sleep(CYCLE_PAUSE_MS);
+      }
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 let attacks: { tally: AttackerTally; prepare(): Promise<void>; attack(): Promise<unknown> }[] = [];
@@ -466,7 +507,9 @@ process.on('message', (raw: unknown) => {
                   ? malformed(plan, tally)
                   : plan.kind === 'random-events'
                     ? randomEvents(plan, tally)
-                    : roomChurn(plan, tally);
+                    : plan.kind === 'join-flood'
+                      ? joinFlood(plan, tally)
+                      : roomChurn(plan, tally);
         return { tally, ...attack };
       });
       // Only running counts toward the tallies: what `prepare` did is not the attack.

@@ -17,12 +17,16 @@
  * drop the connection), reconnecting and again; malformed Engine.IO/Socket.IO frames; random
  * event names with random payloads; `create_room`/`join_room`/`leave_room` churn.
  *
- * Phases: warm-up (10 s, not judged), quiet (bystanders only, 20 s), attack (20 s, until the
- * attackers' sockets are all closed), recovery (bystanders only; at least 20 s, then until the
- * server's RSS has moved less than 2 MB in 10 s, at most 60 s more; nothing is forced, no GC).
- * Throughout: `GET /api/health` every second and a new socket connecting every 2 s (a person of
- * its own), each given 5 s. At the end, a new socket joins a bystanders' room and its message must
- * reach them. Server RSS is read from /proc every 100 ms; CPU of the server, PostgreSQL, the
+ * Phases: warm-up (10 s, not judged), quiet (bystanders only, 20 s), join flood (issue 19's
+ * finding alone, 20 s: one student socket sends 3,000 `join_room` into a bystanders' room at once,
+ * and again on a new connection whenever the server closes it; an attackers' process of its own,
+ * its own person), attack (all the attackers above and the join flood again, 20 s, until their
+ * sockets are all closed), recovery (bystanders only; at least 20 s, then until the server's RSS
+ * has moved less than 2 MB in 10 s, at most 60 s more; nothing is forced, no GC).
+ * Throughout: `GET /api/health` every second, a new socket connecting every 2 s (a person of its
+ * own), each given 5 s, and a guest's `GET /api/search?q=…` every 100 ms (bench/lib.ts's
+ * `SEARCH_QUERIES` in turn, on the real catalogue, imported before the server starts). At the end,
+ * a new socket joins a bystanders' room and its message must reach them. Server RSS is read from /proc every 100 ms; CPU of the server, PostgreSQL, the
  * attackers and this process per phase; this process's event-loop delay tells whether the
  * latencies are the server's.
  *
@@ -30,7 +34,8 @@
  * check 200, every new socket connected, the final check passed); bystanders' p95 < 200 ms during
  * the attack; no bystander message lost in any phase; memory returns to its level: RSS after
  * recovery at most the RSS at the end of the quiet phase plus 10 % or 20 MB, whichever is larger;
- * every frame over 64 KB closed its connection.
+ * every frame over 64 KB closed its connection; the guest's search p95 under the join flood at
+ * most 2 × its quiet p95, and bystanders' p95 < 200 ms then too.
  *
  * Engines: PGlite by default; `BENCH_ENGINES=PostgreSQL` (or `PGlite,PostgreSQL`) runs a private
  * PostgreSQL cluster (Debian's). `--quick`: 8 s phases. `--profile` writes a CPU profile of the
@@ -42,6 +47,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openDatabase, openPostgres } from '#server/db/client.ts';
 import type {
   AttackerPlan,
   AttackerTally,
@@ -53,6 +59,7 @@ import {
   cpuSpent,
   forEachAtMost,
   loadAverage,
+  loadCatalogue,
   machineLine,
   percentile,
   postgresPids,
@@ -61,6 +68,7 @@ import {
   processMemory,
   registerPeople,
   ROOT,
+  SEARCH_QUERIES,
   startAppServer,
   watchMemory,
   formatNumber,
@@ -94,6 +102,9 @@ const HEALTH_EVERY_MS = 1_000;
 const SOCKET_PROBE_EVERY_MS = 2_000;
 const PROBE_TIMEOUT_MS = 5_000;
 const LATENCY_TARGET_MS = 200;
+const SEARCH_EVERY_MS = 100;
+/** Issue 19: under the join flood, the guest's search p95 stays within this many times quiet. */
+const SEARCH_RATIO_TARGET = 2;
 /** "Back to its level": within 10 % or 20 MB of the quiet phase's RSS, whichever is larger. */
 const MEMORY_SLACK = { fraction: 0.1, mb: 20 };
 const ATTACKERS: { name: string; kind: AttackKind; does: string }[] = [
@@ -104,7 +115,10 @@ const ATTACKERS: { name: string; kind: AttackKind; does: string }[] = [
   { name: 'malformed', kind: 'malformed', does: '26 kinds of malformed frames in turn' },
   { name: 'random', kind: 'random-events', does: 'random event names and payloads, every 50 ms' },
   { name: 'churn', kind: 'room-churn', does: 'create / join / leave / join missing, every 50 ms' },
+  { name: 'join-flood', kind: 'join-flood', does: '3,000 `join_room` at once, 1 socket, again' },
 ];
+/** The join flood's own phase: the same attack alone, by a person of its own. */
+const JOIN_FLOOD = { name: 'join-flood alone', kind: 'join-flood' as const };
 const profileDir = PROFILE ? mkdtempSync(path.join(os.tmpdir(), 'digi-flood-profile-')) : undefined;
 
 const timeout = (ms: number) => sleep(ms).then(() => 'timeout' as const);
@@ -112,7 +126,7 @@ const timeout = (ms: number) => sleep(ms).then(() => 'timeout' as const);
 // ---------------------------------------------------------------------------------------------
 // Phases
 
-type PhaseName = 'warm-up' | 'quiet' | 'attack' | 'recovery';
+type PhaseName = 'warm-up' | 'quiet' | 'join flood' | 'attack' | 'recovery';
 
 /** Probes of one kind in a phase. */
 interface Probes {
@@ -139,6 +153,8 @@ interface Phase {
   bystandersDropped: number;
   health: Probes;
   sockets: Probes;
+  /** The guest's searches. */
+  search: Probes;
   roomLists: number;
   roomListBytes: number;
   cpu: { server: number; database: number; attackers: number; bench: number };
@@ -159,7 +175,8 @@ interface Run {
   engine: string;
   url: string;
   pid: number;
-  attackersPid: () => number | undefined;
+  /** The attackers' processes: the join flood's own and everyone's. */
+  attackersPids: () => number[];
   databasePort: string | undefined;
   phases: Phase[];
   current: Phase | undefined;
@@ -168,11 +185,10 @@ interface Run {
 }
 
 function cpuNow(run: Run) {
-  const attackers = run.attackersPid();
   return {
     server: processCpuMs([run.pid]),
     database: processCpuMs(run.databasePort ? postgresPids(run.databasePort) : []),
-    attackers: processCpuMs(attackers ? [attackers] : []),
+    attackers: processCpuMs(run.attackersPids()),
     bench: process.cpuUsage(),
   };
 }
@@ -197,6 +213,7 @@ function beginPhase(run: Run, name: PhaseName) {
     bystandersDropped: 0,
     health: newProbes(),
     sockets: newProbes(),
+    search: newProbes(),
     roomLists: 0,
     roomListBytes: 0,
     cpu: { server: 0, database: 0, attackers: 0, bench: 0 },
@@ -332,6 +349,29 @@ async function socketLoop(run: Run, cookie: string, probing: () => boolean) {
   }
 }
 
+/** A guest's `GET /api/search` every 100 ms (the benches' queries in turn), each within 5 s. */
+async function searchLoop(run: Run, probing: () => boolean) {
+  let next = 0;
+  while (probing()) {
+    const phase = run.current!;
+    const started = performance.now();
+    const query = new URLSearchParams(SEARCH_QUERIES[next++ % SEARCH_QUERIES.length]);
+    try {
+      const response = await fetch(`${run.url}/api/search?${query}`, {
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`status ${response.status}`);
+      phase.search.ok += 1;
+      phase.search.latencies.push(performance.now() - started);
+    } catch (error) {
+      phase.search.failed += 1;
+      phase.search.failure ||= (error as Error).message;
+    }
+    await sleep(Math.max(0, started + SEARCH_EVERY_MS - performance.now()));
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Attackers
 
@@ -392,17 +432,23 @@ async function runEngine(engine: string): Promise<Outcome | undefined> {
     }
     env.DATABASE_URL = postgres.url;
   }
+  // The real catalogue, so that the guest's searches cost what they cost in the library.
+  const catalogue = postgres ? openPostgres(postgres.url) : await openDatabase({ dataDir });
+  await loadCatalogue(catalogue);
+  await catalogue.close();
   const server = await startAppServer(
     { DEMO_DATA: 'false', TRUST_PROXY: 'true', ...env },
     { profileDir },
   );
   const attackers = startAttackers();
+  const joinFlooders = startAttackers();
   const wires: WireSocket[] = [];
   const run: Run = {
     engine,
     url: server.url,
     pid: server.child.pid!,
-    attackersPid: attackers.pid,
+    attackersPids: () =>
+      [joinFlooders.pid(), attackers.pid()].filter((pid): pid is number => pid !== undefined),
     databasePort: postgres?.port,
     phases: [],
     current: undefined,
@@ -412,8 +458,9 @@ async function runEngine(engine: string): Promise<Outcome | undefined> {
   server.child.on('exit', (code, signal) => (run.exited ??= `exit ${code ?? signal}`));
   try {
     console.log(`\n${engine}: server pid ${run.pid}`);
-    const cookies = await registerPeople(server.url, BYSTANDERS + ATTACKERS.length + 1);
+    const cookies = await registerPeople(server.url, BYSTANDERS + ATTACKERS.length + 2);
     const proberCookie = cookies.at(-1)!;
+    const joinFloodCookie = cookies.at(-2)!;
     await createRooms(
       server.url,
       cookies,
@@ -446,8 +493,13 @@ async function runEngine(engine: string): Promise<Outcome | undefined> {
         name: attacker.name,
         kind: attacker.kind,
         cookie: cookies[BYSTANDERS + index]!,
+        // Into a bystanders' room: its members must notice nothing.
+        ...(attacker.kind === 'join-flood' && { room: roomName(1) }),
       })),
     );
+    await joinFlooders.prepare(server.url, [
+      { ...JOIN_FLOOD, cookie: joinFloodCookie, room: roomName(0) },
+    ]);
     console.log(
       `  ${BYSTANDERS} bystanders in ${ROOMS} rooms and ${ATTACKERS.length} attackers connected; phases of ${PHASE_MS / 1000} s`,
     );
@@ -457,13 +509,23 @@ async function runEngine(engine: string): Promise<Outcome | undefined> {
     let probing = true;
     const warmUp = beginPhase(run, 'warm-up');
     const chats = wires.map((wire, index) => chatLoop(run, index, wire, () => chatting));
-    const probes = [healthLoop(run, () => probing), socketLoop(run, proberCookie, () => probing)];
+    const probes = [
+      healthLoop(run, () => probing),
+      socketLoop(run, proberCookie, () => probing),
+      searchLoop(run, () => probing),
+    ];
     await sleep(WARMUP_MS);
     warmUp.finish();
 
     const quiet = beginPhase(run, 'quiet');
     await sleep(PHASE_MS);
     quiet.finish();
+
+    const joinFlood = beginPhase(run, 'join flood');
+    joinFlooders.go();
+    await sleep(PHASE_MS);
+    const joinTallies = await joinFlooders.stop();
+    joinFlood.finish();
 
     const attack = beginPhase(run, 'attack');
     attackers.go();
@@ -541,7 +603,7 @@ async function runEngine(engine: string): Promise<Outcome | undefined> {
     return {
       engine,
       phases: run.phases,
-      tallies,
+      tallies: [...joinTallies, ...tallies],
       exited: run.exited,
       finalCheck,
       quietRss: quiet.phase.rss.end,
@@ -553,6 +615,7 @@ async function runEngine(engine: string): Promise<Outcome | undefined> {
   } finally {
     for (const wire of wires) wire?.close();
     attackers.kill();
+    joinFlooders.kill();
     await server.stop();
     postgres?.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -598,6 +661,7 @@ function report(outcome: Outcome): boolean {
       'room lists/s each (avg KB)',
       'health ok (max ms)',
       'new sockets ok (p95 ms)',
+      'guest searches ok (p95 ms)',
     ],
     ...phases.map((phase) => {
       const seconds = (phase.end - phase.start) / 1000;
@@ -614,6 +678,7 @@ function report(outcome: Outcome): boolean {
         `${formatNumber(phase.roomLists / BYSTANDERS / seconds, 1)} (${formatNumber(phase.roomListBytes / phase.roomLists / 1024, 1)})`,
         `${phase.health.ok}/${phase.health.ok + phase.health.failed} (${formatNumber(Math.max(...phase.health.latencies))})`,
         `${phase.sockets.ok}/${phase.sockets.ok + phase.sockets.failed} (${ms(phase.sockets.latencies, 95)})`,
+        `${phase.search.ok}/${phase.search.ok + phase.search.failed} (${ms(phase.search.latencies, 95)})`,
       ];
     }),
   ]);
@@ -646,6 +711,7 @@ function report(outcome: Outcome): boolean {
       phase.bystandersDropped && `${phase.bystandersDropped} bystander sockets dropped`,
       phase.health.failure && `health: ${phase.health.failure}`,
       phase.sockets.failure && `new socket: ${phase.sockets.failure}`,
+      phase.search.failure && `search: ${phase.search.failure}`,
     ].filter(Boolean);
     if (notes.length > 0) console.log(`  ${phase.name}: ${notes.join('; ')}`);
   }
@@ -667,7 +733,9 @@ function report(outcome: Outcome): boolean {
       const main = Object.entries(tally.refusals).sort((a, b) => b[1] - a[1])[0];
       return [
         tally.name,
-        ATTACKERS.find((attacker) => attacker.name === tally.name)?.does ?? tally.kind,
+        tally.name === JOIN_FLOOD.name
+          ? 'the join flood alone, in its own phase'
+          : (ATTACKERS.find((attacker) => attacker.name === tally.name)?.does ?? tally.kind),
         `${tally.connects}${tally.connectRefused ? ` (+${tally.connectRefused} refused)` : ''}`,
         String(tally.sent),
         String(tally.accepted),
@@ -698,6 +766,20 @@ function report(outcome: Outcome): boolean {
   const overSize = outcome.tallies.filter((tally) => tally.kind === 'oversized');
   const kept = overSize.reduce((total, tally) => total + tally.oversizedKept, 0);
   const dropped = overSize.reduce((total, tally) => total + tally.dropped, 0);
+  const quiet = phases.find((phase) => phase.name === 'quiet')!;
+  const joinFlood = phases.find((phase) => phase.name === 'join flood')!;
+  const quietSearch = percentile(quiet.search.latencies, 95);
+  const floodSearch = percentile(joinFlood.search.latencies, 95);
+  const searchRatio = floodSearch / quietSearch;
+  const floodP95 = percentile(joinFlood.latencies, 95);
+  const flooders = outcome.tallies.filter((tally) => tally.name === JOIN_FLOOD.name);
+  const floodSent = flooders.reduce((total, tally) => total + tally.sent, 0);
+  const floodAnswered = flooders.reduce(
+    (total, tally) => total + tally.accepted + tally.refused,
+    0,
+  );
+  const floodAccepted = flooders.reduce((total, tally) => total + tally.accepted, 0);
+  const floodClosed = flooders.reduce((total, tally) => total + tally.dropped, 0);
   const verdicts: [string, string, boolean][] = [
     [
       'process up',
@@ -706,7 +788,7 @@ function report(outcome: Outcome): boolean {
     ],
     [
       `bystanders' p95 < ${LATENCY_TARGET_MS} ms during the attack`,
-      `${formatNumber(p95, 1)} ms (quiet ${ms(phases.find((phase) => phase.name === 'quiet')!.latencies, 95)} ms)`,
+      `${formatNumber(p95, 1)} ms (quiet ${ms(quiet.latencies, 95)} ms)`,
       p95 < LATENCY_TARGET_MS,
     ],
     [
@@ -723,6 +805,16 @@ function report(outcome: Outcome): boolean {
       'every frame over 64 KB drops its connection',
       `${dropped} dropped, ${kept} kept`,
       kept === 0 && dropped > 0,
+    ],
+    [
+      `guest search p95 under the join flood ≤ ${SEARCH_RATIO_TARGET} × quiet`,
+      `${formatNumber(floodSearch, 1)} ms vs ${formatNumber(quietSearch, 1)} ms quiet: ${formatNumber(searchRatio, 2)} × (${joinFlood.search.failed} failed; whole attack ${ms(attack.search.latencies, 95)} ms); the flooder sent ${formatNumber(floodSent)} joins, ${formatNumber(floodAnswered)} answered (${formatNumber(floodAccepted)} accepted), ${formatNumber(floodClosed)} connections closed by the server`,
+      searchRatio <= SEARCH_RATIO_TARGET && joinFlood.search.failed === 0,
+    ],
+    [
+      `bystanders' p95 < ${LATENCY_TARGET_MS} ms during the join flood`,
+      `${formatNumber(floodP95, 1)} ms (quiet ${ms(quiet.latencies, 95)} ms)`,
+      floodP95 < LATENCY_TARGET_MS,
     ],
   ];
   console.log(`\n${outcome.engine}: verdicts\n`);

@@ -22,12 +22,13 @@
  * `signInEmail` behind it), taking the 200 people in turn. On PostgreSQL a `SELECT 1` from this
  * process every 50 ms tells whether the database itself slows down.
  *
- * Rate limits: `/api/users/login` allows 300 attempts per address and 10 per e-mail per 15 min
- * (server/routes/users/index.ts); better-auth's own limiter applies to `/api/auth/*` only. The
+ * Rate limits: `/api/users/login` allows 300 failed attempts per address per 15 min and slows
+ * an (e-mail, address) pair after 5 failures (server/http/sign-in-throttle.ts, decision 020);
+ * a sign-in counts against neither. better-auth's own limiter applies to `/api/auth/*` only. The
  * storm keeps both on: the server runs with TRUST_PROXY=true, as behind the reverse proxy it is
  * meant for, and each person signs in from an address of their own (X-Forwarded-For, 198.18/15,
- * the benchmarking range), so the per-address limit sees 200 addresses and the per-e-mail limit
- * at most a few attempts per person. Any answer other than 200 is counted and printed.
+ * the benchmarking range), with the right password. Any answer other than 200 is counted and
+ * printed.
  *
  * Budgets, each judged on the median of the three storms, so that one window disturbed by other
  * work on the machine does not decide: sign-ins per second ≥ 0.8 × the raw rate measured just

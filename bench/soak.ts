@@ -670,18 +670,20 @@ async function soak(engine: string, server: ServerProcess, databasePort?: string
   const history = { rooms: 0, messages: 0, pages: 0, outOfOrder: 0 };
   if (!serverExit) {
     let pendingHistory: ((messages: ChatMessage[], hasMore: boolean) => void) | undefined;
-    const checker = await connectSocketIo(server.url, apiCookies[0]!, {
-      onEvent: (data) => {
-        if (!data.subarray(0, 20).toString().startsWith('42["room_history"')) return;
-        const [, list, info] = JSON.parse(data.toString().slice(2)) as [
-          string,
-          ChatMessage[],
-          { hasMore: boolean } | undefined,
-        ];
-        pendingHistory?.(list, info?.hasMore ?? false);
-      },
-    });
     for (let room = 0; room < ROOMS; room += 1) {
+      // A checker per room, each another person: reading a room back pages through history far
+      // faster than anyone scrolls, so each waits as its budget says (issue 19) and asks again.
+      const checker = await connectSocketIo(server.url, apiCookies[room % apiCookies.length]!, {
+        onEvent: (data) => {
+          if (!data.subarray(0, 20).toString().startsWith('42["room_history"')) return;
+          const [, list, info] = JSON.parse(data.toString().slice(2)) as [
+            string,
+            ChatMessage[],
+            { hasMore: boolean } | undefined,
+          ];
+          pendingHistory?.(list, info?.hasMore ?? false);
+        },
+      });
       const first = new Promise<{ list: ChatMessage[]; hasMore: boolean }>((resolve) => {
         pendingHistory = (list, hasMore) => resolve({ list, hasMore });
       });
@@ -692,10 +694,12 @@ async function soak(engine: string, server: ServerProcess, databasePort?: string
       let hasMore = page.hasMore;
       history.pages += 1;
       while (hasMore && all.length > 0) {
-        const older = await checker.emit('load_history', {
-          roomName: roomName(room),
-          before: all[0]!.id,
-        });
+        const request = { roomName: roomName(room), before: all[0]!.id };
+        let older = await checker.emit('load_history', request);
+        while (!older.ok && older.retryAfter !== undefined) {
+          await sleep(older.retryAfter * 1000);
+          older = await checker.emit('load_history', request);
+        }
         if (!older.ok) throw new Error(`load_history: ${older.message}`);
         all = [...(older.history ?? []), ...all];
         hasMore = older.hasMore ?? false;
@@ -719,8 +723,8 @@ async function soak(engine: string, server: ServerProcess, databasePort?: string
         else if (ids.length > 1) stored.duplicated += 1;
         else if (ids[0] !== record.id) stored.wrongId += 1;
       }
+      checker.close();
     }
-    checker.close();
   }
   for (const socket of sockets) socket.close();
 

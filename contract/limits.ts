@@ -66,3 +66,11 @@ export const SOCKET_DEFAULTS = {
   randomizationFactor: 0.5,
   reconnectionAttempts: Infinity,
 } as const;
+
+/**
+ * The largest values of PostgreSQL's `bigint` (message ids) and `integer` (page numbers, years)
+ * columns. A number a client sends is checked against them where it is parsed: beyond them the
+ * database would refuse the query, a fault instead of a refusal (issue 19).
+ */
+export const DATABASE_BIGINT_MAX = 9_223_372_036_854_775_807n;
+export const DATABASE_INTEGER_MAX = 2_147_483_647;

@@ -5,6 +5,9 @@ test.describe('the API reference', () => {
     page,
     request,
   }, testInfo) => {
+    // The reference renders every operation and axe checks all of them twice: on a busy
+    // two-core machine that alone takes most of the default 30 s.
+    test.slow();
     const opened = await page.goto('/api/docs');
     expect(page.url()).toMatch(/\/api\/docs\/reference\/$/);
     const csp = opened!.headers()['content-security-policy'] ?? '';

@@ -22,12 +22,34 @@ const BATCH = 500;
 const GOODBOOKS_HEADER =
   'book_id,goodreads_book_id,best_book_id,work_id,books_count,isbn,isbn13,authors,original_publication_year,original_title,title,language_code,average_rating,ratings_count,work_ratings_count,work_text_reviews_count,ratings_1,ratings_2,ratings_3,ratings_4,ratings_5,image_url,small_image_url';
 
-/** What row `n` (1-based) of the generated file becomes: every other book has an ISBN. */
+/** The nine digits `body` with their ISBN-10 check digit. */
+function withIsbn10Check(body: string): string {
+  const sum = [...body].reduce((total, digit, index) => total + Number(digit) * (10 - index), 0);
+  const check = (11 - (sum % 11)) % 11;
+  return body + (check === 10 ? 'X' : String(check));
+}
+
+/** The ISBN-13 of the ISBN-10 whose first nine digits are `body`. */
+function isbn13Of(body: string): string {
+  const twelve = `978${body}`;
+  const sum = [...twelve].reduce(
+    (total, digit, index) => total + Number(digit) * (index % 2 === 0 ? 1 : 3),
+    0,
+  );
+  return twelve + String((10 - (sum % 10)) % 10);
+}
+
+/**
+ * What row `n` (1-based) of the generated file becomes: every other book has an ISBN, written in
+ * the file as an ISBN-10 that lost its leading zero, stored as its ISBN-13.
+ */
 function expectedBook(n: number) {
-  const isbn = n % 2 === 0 ? String(100_000_000 + n).padStart(10, '0') : null;
+  const body = n % 2 === 0 ? String(10_000_000 + n).padStart(9, '0') : null;
+  const isbn = body === null ? null : isbn13Of(body);
   return {
     source_id: isbn ?? `goodreads:${500_000 + n}`,
     isbn,
+    isbnCell: body === null ? '' : withIsbn10Check(body).replace(/^0+/, ''),
     title: `Generated Volume ${n}`,
     authors: [`Author ${n}`, 'Second Writer'],
     year: 1800 + (n % 200),
@@ -46,7 +68,7 @@ async function writeBooksFile(file: string): Promise<void> {
       500_000 + n,
       900_000 + n,
       1,
-      book.isbn ? String(Number(book.isbn)) : '',
+      book.isbnCell,
       '',
       `"${book.authors.join(', ')}"`,
       `${book.year}.0`,

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createAuth } from './auth/auth.ts';
 import { resolveAuthSecret } from './auth/secret.ts';
 import { requireIdentity, requireUser } from './auth/session.ts';
+import type { SocketBudgets } from './chat/event-budget.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { answerFrameworkError, installErrorHandler } from './http/errors.ts';
@@ -17,6 +18,8 @@ import { mountRealtime, userRoom } from './realtime/index.ts';
 import type { RouteContext } from './routes/context.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { catalogueRoutes } from './routes/catalogue/index.ts';
+import { copyRoutes } from './routes/copies/index.ts';
+import { itemRoutes } from './routes/items/index.ts';
 import { guardDeclaredRoutes, installRouteDeclarations } from './routes/declare-route.ts';
 import { docsRoutes, installApiDocument } from './routes/docs/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
@@ -54,6 +57,8 @@ export interface AppOptions {
   webRoot?: string;
   /** The clock; tests set it to try rules that depend on the time of day. */
   now?: () => Date;
+  /** The socket event budgets: the contract's, unless a test of other rules lifts them. */
+  socketBudgets?: SocketBudgets;
 }
 
 /**
@@ -65,6 +70,7 @@ export async function buildApp({
   database,
   webRoot = DEFAULT_WEB_ROOT,
   now = () => new Date(),
+  socketBudgets,
 }: AppOptions): Promise<FastifyInstance> {
   const https = config.publicUrl.startsWith('https:');
   const app = Fastify({
@@ -150,7 +156,7 @@ export async function buildApp({
     onPasswordReset: (userId) => app.io.in(userRoom(userId)).disconnectSockets(true),
   });
   const moderationWords = await loadModerationWords(config);
-  mountRealtime(app, { config, auth, database, moderationWords, now });
+  mountRealtime(app, { config, auth, database, moderationWords, now, socketBudgets });
   const context: RouteContext = { config, database, auth, mailer, now, moderationWords };
   guardDeclaredRoutes(app, (request, reply, access) => {
     if (access === 'identity') return requireIdentity(request, reply, context);
@@ -174,6 +180,8 @@ export async function buildApp({
       await api.register(authRoutes, context);
       await api.register(userRoutes, context);
       await api.register(catalogueRoutes, context);
+      await api.register(copyRoutes, context);
+      await api.register(itemRoutes, context);
       await api.register(requestRoutes, context);
       await api.register(reservationRoutes, context);
       await api.register(chatRoutes, context);

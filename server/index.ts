@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { buildApp } from './app.ts';
+import { backfillNameSkeletons } from './commands/backfill-name-skeletons.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemoData } from './db/seed.ts';
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
   const config = readConfig();
   const database = await openDatabase(config);
   const applied = await migrate(database);
+  // Before the demo rooms, which must not take a name that an existing room already looks like.
+  const names = await backfillNameSkeletons(database.db, config.library.name);
   const seeded = config.demoData ? await seedDemoData(database.db) : 0;
 
   const app = await buildApp({ config, database });
@@ -46,6 +49,10 @@ async function main(): Promise<void> {
     { database: database.kind, migrationsApplied: applied, demoRowsInserted: seeded },
     'database ready',
   );
+  if (names.usernamesCleared + names.roomsUnclaimed > 0) {
+    // Usernames today's rules refuse, and rooms that look like older ones (decision 021).
+    app.log.warn(names, 'names made before the naming rules: usernames removed, rooms kept');
+  }
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATABASE_INTEGER_MAX } from '../limits.ts';
 
 /** The three kinds of catalogue item. */
 export const ITEM_TYPES = ['book', 'paper', 'course'] as const;
@@ -37,6 +38,11 @@ export const searchQuerySchema = z
     ),
     category: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
     page: z.coerce.number().int().min(1, 'page starts at 1').max(10_000).default(1),
+    /** Librarians only (ignored for anyone else): list withdrawn items too, marked so. */
+    withdrawn: z.preprocess(
+      (value) => (value === undefined ? undefined : value === 'true' || value === true),
+      z.boolean().optional(),
+    ),
     /** With no query and no filter: the library's built-in sample items instead of a refusal. */
     featured: z
       .preprocess((value) => value === 'true' || value === true, z.boolean())
@@ -77,6 +83,8 @@ export const catalogueItemSchema = z.object({
   hasContent: z.boolean(),
   /** Set on results from an outside source (Open Library, a books API): they link out. */
   external: z.string().optional(),
+  /** Withdrawn by a librarian: only librarians' searches with `withdrawn=true` list it. */
+  withdrawn: z.boolean().optional(),
 });
 export type CatalogueItem = z.infer<typeof catalogueItemSchema>;
 
@@ -120,7 +128,14 @@ export type ItemDetail = z.infer<typeof itemDetailSchema>;
 
 /** `GET /api/items/:id/pages?page=N`: one page of a held text (pages count from 1). */
 export const itemPageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1, 'page starts at 1').default(1),
+  // The bound first, so that a page of twenty digits is told so before zod's own whole-number
+  // check says it is beyond a safe integer.
+  page: z.coerce
+    .number()
+    .max(DATABASE_INTEGER_MAX, `page is at most ${DATABASE_INTEGER_MAX}`)
+    .int('page must be a whole number')
+    .min(1, 'page starts at 1')
+    .default(1),
 });
 export const itemPageSchema = z.object({
   itemId: z.string(),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DATABASE_BIGINT_MAX } from '../limits.ts';
+import { hasInvisibleCharacters, NAME_TEXT, normaliseName } from '../names.ts';
 
 /*
  * The discussion forum's real-time contract (product spec section 7, "Realtime socket"). Event
@@ -19,6 +21,80 @@ export const HISTORY_PAGE = 100;
 /** At most this many messages per `MESSAGE_RATE_WINDOW_MS` from one person. */
 export const MESSAGE_RATE_LIMIT = 5;
 export const MESSAGE_RATE_WINDOW_MS = 5_000;
+
+/**
+ * One `report_abuse` per person per room in this many seconds (issue 19), counted in the
+ * database so that it holds across processes; a second one is refused with `retryAfter`.
+ */
+export const REPORT_INTERVAL_SECONDS = 600;
+
+/** What a report's acknowledgement says (ours, issue 19). */
+export const REPORT_TEXT = {
+  received: 'Thank you. Your report was received, and a moderator will look at it.',
+  tooSoon: 'You reported this room a moment ago. You can report it again later.',
+} as const;
+
+/** A token bucket: `burst` events at once, then one more every `refillMs` (up to `burst`). */
+export interface TokenBudget {
+  burst: number;
+  refillMs: number;
+}
+
+/**
+ * What each group of client events may cost (issue 19): one bucket per socket and one per person,
+ * which all of that person's sockets share (on every process, for `rooms` and `moderation`). Sized
+ * so that nobody using the forum meets them: a person clicking through rooms and scrolling back,
+ * a study group's rooms, a report now and then. A librarian's buckets for `rooms` and `moderation`
+ * are `staffFactor` times larger and faster, to clear up after someone else.
+ */
+export const SOCKET_BUDGETS = {
+  /** `join_room`, `leave_room`, `load_history`: 20 at once, then 2 a second (twice that per person). */
+  joins: {
+    socket: { burst: 20, refillMs: 500 },
+    person: { burst: 40, refillMs: 250 },
+    staffFactor: 1,
+  },
+  /** `create_room`, `close_room`: 5 at once, then one every 2 minutes. */
+  rooms: {
+    socket: { burst: 5, refillMs: 120_000 },
+    person: { burst: 5, refillMs: 120_000 },
+    staffFactor: 10,
+  },
+  /** `report_abuse`, `lift_restriction`: 5 at once, then one a minute. */
+  moderation: {
+    socket: { burst: 5, refillMs: 60_000 },
+    person: { burst: 5, refillMs: 60_000 },
+    staffFactor: 10,
+  },
+} as const satisfies Record<
+  string,
+  { socket: TokenBudget; person: TokenBudget; staffFactor: number }
+>;
+export type SocketBudgetGroup = keyof typeof SOCKET_BUDGETS;
+
+/**
+ * The budget group of each client event. `send_message` has its own rate per person
+ * (`MESSAGE_RATE_LIMIT`), which refuses from memory before anything reaches the database.
+ */
+export const SOCKET_EVENT_GROUPS = {
+  join_room: 'joins',
+  leave_room: 'joins',
+  load_history: 'joins',
+  create_room: 'rooms',
+  close_room: 'rooms',
+  report_abuse: 'moderation',
+  lift_restriction: 'moderation',
+  send_message: null,
+} as const satisfies Record<keyof ClientToServerEvents, SocketBudgetGroup | null>;
+
+/**
+ * A socket refused by its budgets more than this many times within `SOCKET_REFUSAL_WINDOW_MS` is
+ * closed, and its person may not connect again for `SOCKET_SHUT_OUT_MS` (on that process): a
+ * reconnection at once would start the same flood again, at the cost of a connection each time.
+ */
+export const SOCKET_REFUSALS_MAX = 20;
+export const SOCKET_REFUSAL_WINDOW_MS = 10_000;
+export const SOCKET_SHUT_OUT_MS = 30_000;
 
 /**
  * Open rooms one person may have created at a time (librarians aside): enough for any study
@@ -55,8 +131,9 @@ export const CLIENT_EVENTS = {
   /** Ours: the creator or a librarian lifts a room's restriction. */
   liftRestriction: 'lift_restriction',
   /**
-   * Ours: the browser's own check caught a message, which it did not send; the room is
-   * restricted for everyone, as if the server had caught it (decision 014).
+   * Ours: the browser's own check caught a message, which it did not send, and reports it with
+   * the text; the server restricts the room for everyone only when its own matcher finds abuse in
+   * that text, and otherwise records a report for the moderators (decision 014, issue 19).
    */
   reportAbuse: 'report_abuse',
 } as const;
@@ -79,17 +156,45 @@ const roomName = z
   .refine((name) => !/\p{Cc}/u.test(name), 'Room names cannot hold control characters');
 
 /**
- * The name of a new room. A room's address is /room/{name}, and no address can hold '.' or '..'
- * as a segment: the browser resolves them ('/room/..' is '/'), even percent-encoded, so such a
- * room could never be opened. (Other events may still name one made before this rule, to close it.)
+ * The name of a new room, as stored: normalised and free of invisible characters, so that no
+ * look-alike of a room can be made (names.ts; the server also refuses one whose skeleton another
+ * room has). A room's address is /room/{name}, and no address can hold '.' or '..' as a segment:
+ * the browser resolves them ('/room/..' is '/'), even percent-encoded, so such a room could never
+ * be opened. (Other events may still name one made before these rules, to close it.)
  */
-const newRoomName = roomName.refine(
-  (name) => name !== '.' && name !== '..',
-  'Room names cannot be "." or ".."',
-);
+const newRoomName = z
+  .string({ message: 'Please enter a room name' })
+  .refine((name) => !hasInvisibleCharacters(name), NAME_TEXT.roomInvisible)
+  .trim()
+  // The length of what was typed, and below of what is stored (NFKC may lengthen it).
+  .max(ROOM_NAME_MAX, `Room names are at most ${ROOM_NAME_MAX} characters`)
+  .refine((name) => !/\p{Cc}/u.test(name), 'Room names cannot hold control characters')
+  .overwrite(normaliseName)
+  .min(1, 'Please enter a room name')
+  .max(ROOM_NAME_MAX, `Room names are at most ${ROOM_NAME_MAX} characters`)
+  .refine((name) => name !== '.' && name !== '..', 'Room names cannot be "." or ".."');
 
 /** Display names the client may send; the server never trusts them for identity. */
 const displayName = z.string().max(200).optional();
+
+/** True when `digits` (decimal, leading zeros allowed) name a message id: 1 to `bigint`'s largest. */
+export function isMessageId(digits: string): boolean {
+  return /^\d{1,20}$/.test(digits) && BigInt(digits) >= 1n && BigInt(digits) <= DATABASE_BIGINT_MAX;
+}
+
+/**
+ * A message id as a client sends it back (`after`, `before`): decimal text, since a `bigint` does
+ * not fit a JavaScript number, and within the column's range, so that the database never sees one
+ * it cannot hold (issue 19).
+ */
+const messageId = (field: string) =>
+  z
+    .string()
+    .regex(/^\d{1,20}$/, `${field} must be a message id`)
+    .refine(
+      isMessageId,
+      `${field} must be a message id, a whole number from 1 to ${DATABASE_BIGINT_MAX}`,
+    );
 
 /** `create_room`: `creator` is display only; the creator is the signed-in user. */
 export const createRoomSchema = z.object({
@@ -110,10 +215,7 @@ export type CreateRoomPayload = z.input<typeof createRoomSchema>;
  */
 export const joinRoomSchema = z.object({
   roomName,
-  after: z
-    .string()
-    .regex(/^\d{1,20}$/, 'after must be a message id')
-    .optional(),
+  after: messageId('after').optional(),
 });
 export type JoinRoomPayload = z.input<typeof joinRoomSchema>;
 
@@ -125,6 +227,12 @@ export const sendMessageSchema = z.object({
     .max(MESSAGE_MAX, `Messages are at most ${MESSAGE_MAX} characters`)
     .refine((text) => text.trim().length > 0, 'Type a message first'),
   sender: displayName,
+  /**
+   * Ours: an id the client makes once per message and sends again with every retry of it, so a
+   * retry of a message that was stored but never acknowledged is answered with the stored message
+   * instead of storing it twice (issue 19). Optional: the spec's payload goes without.
+   */
+  clientId: z.uuid('clientId must be a UUID').optional(),
 });
 export type SendMessagePayload = z.input<typeof sendMessageSchema>;
 
@@ -135,7 +243,7 @@ export type CloseRoomPayload = z.input<typeof closeRoomSchema>;
 /** `load_history`: the page of messages before `before` (a message id), oldest first. */
 export const loadHistorySchema = z.object({
   roomName,
-  before: z.string().regex(/^\d{1,20}$/, 'before must be a message id'),
+  before: messageId('before'),
 });
 export type LoadHistoryPayload = z.input<typeof loadHistorySchema>;
 
@@ -143,8 +251,15 @@ export type LoadHistoryPayload = z.input<typeof loadHistorySchema>;
 export const liftRestrictionSchema = z.object({ roomName });
 export type LiftRestrictionPayload = z.input<typeof liftRestrictionSchema>;
 
-/** `report_abuse`: names the room only; the caught text never leaves the browser. */
-export const reportAbuseSchema = z.object({ roomName });
+/**
+ * `report_abuse`: the room, and (ours, issue 19) the text the browser's check held back. The
+ * server restricts the room only when its own matcher finds abuse in `text`; without it, or when
+ * it finds none, the report is recorded for the moderators.
+ */
+export const reportAbuseSchema = z.object({
+  roomName,
+  text: z.string().max(MESSAGE_MAX, `Messages are at most ${MESSAGE_MAX} characters`).optional(),
+});
 export type ReportAbusePayload = z.input<typeof reportAbuseSchema>;
 
 /**
@@ -163,7 +278,11 @@ export const roomSummarySchema = z.object({
 });
 export type RoomSummary = z.infer<typeof roomSummarySchema>;
 
-/** One message. `id` orders messages; `senderId` (null for system messages) tells 'You'. */
+/**
+ * One message. `id` orders messages; `senderId` (null for system messages) tells 'You'. `isStaff`
+ * (ours) is true on a message a librarian sent, set by the server from the sender's role (never
+ * from the client), so the forum can badge it; other messages leave it out.
+ */
 export const chatMessageSchema = z.object({
   id: z.string(),
   room: z.string(),
@@ -172,6 +291,7 @@ export const chatMessageSchema = z.object({
   content: z.string(),
   time: z.string(),
   isSystemMessage: z.boolean(),
+  isStaff: z.boolean().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -198,10 +318,14 @@ export interface RoomHistoryInfo {
   replace?: boolean;
 }
 
-/** What every acknowledgement answers. `history` only on `load_history`. */
+/**
+ * What every acknowledgement answers. `history` only on `load_history`; `retryAfter` when a
+ * budget refused the event: the seconds after which it may be sent again. `message` on success
+ * is a sentence to show (a report received for the moderators).
+ */
 export type Ack =
-  | { ok: true; id?: string; history?: ChatMessage[]; hasMore?: boolean }
-  | { ok: false; message: string };
+  | { ok: true; id?: string; history?: ChatMessage[]; hasMore?: boolean; message?: string }
+  | { ok: false; message: string; retryAfter?: number };
 type AckFn = (answer: Ack) => void;
 
 /** Client → server events, for `Socket<ServerToClient, ClientToServer>` on both ends. */
@@ -227,14 +351,28 @@ export interface ServerToClientEvents {
   chat_error: (payload: { message: string }) => void;
 }
 
-/** `PUT /api/users/chat-username`: the forum's 'Choose a username', kept on the profile. */
+/**
+ * `PUT /api/users/chat-username`: the forum's 'Choose a username', kept on the profile, in the
+ * normalised form (names.ts). Whether it is taken or kept for staff, the server answers.
+ */
 export const chatUsernameSchema = z.object({
   username: z
     .string({ message: 'Please enter a username first' })
+    .refine((name) => !hasInvisibleCharacters(name), NAME_TEXT.usernameInvisible)
     .trim()
-    .min(CHAT_USERNAME_MIN, `Usernames are ${CHAT_USERNAME_MIN} to ${CHAT_USERNAME_MAX} characters`)
+    // The length of what was typed, and below of what is stored (NFKC may change it).
     .max(CHAT_USERNAME_MAX, `Usernames are ${CHAT_USERNAME_MIN} to ${CHAT_USERNAME_MAX} characters`)
-    .refine((name) => !/[\p{Cc}<>]/u.test(name), 'Usernames cannot hold < > or control characters'),
+    // NFKC turns full-width '＜' into '<': look at the name as it will be stored.
+    .refine(
+      (name) => !/[\p{Cc}<>]/u.test(name.normalize('NFKC')),
+      'Usernames cannot hold < > or control characters',
+    )
+    .overwrite(normaliseName)
+    .min(CHAT_USERNAME_MIN, `Usernames are ${CHAT_USERNAME_MIN} to ${CHAT_USERNAME_MAX} characters`)
+    .max(
+      CHAT_USERNAME_MAX,
+      `Usernames are ${CHAT_USERNAME_MIN} to ${CHAT_USERNAME_MAX} characters`,
+    ),
 });
 export const chatUsernameResponseSchema = z.object({ username: z.string() });
 

@@ -15,6 +15,8 @@ export interface PostgresCluster {
   pause(): void;
   /** Starts a paused server again on the same data folder and port. */
   resume(): void;
+  /** A fast restart: `pause()` then `resume()` at once, as an administrator's `pg_ctl restart`. */
+  restart(): void;
   stop(): void;
 }
 
@@ -68,12 +70,15 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
       'start',
     ]);
   start();
+  const pause = () => run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    pause() {
-      run('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
-    },
+    pause,
     resume: start,
+    restart() {
+      pause();
+      start();
+    },
     stop() {
       try {
         // A paused server has nothing to stop.

@@ -29,12 +29,21 @@ export type CourseMaterialRow = Pick<
   (typeof COURSE_MATERIAL_COLUMNS)[number]
 >;
 
-/** The catalogue item with `id`; 404 when there is none. */
-export async function findItem(db: Kysely<Database>, id: string): Promise<Selectable<ItemsTable>> {
+/**
+ * The catalogue item with `id`; 404 when there is none, or when it was withdrawn and
+ * `withdrawn` (librarians may see it) is not set.
+ */
+export async function findItem(
+  db: Kysely<Database>,
+  id: string,
+  { withdrawn = false }: { withdrawn?: boolean } = {},
+): Promise<Selectable<ItemsTable>> {
   const row = isUuid(id)
     ? await db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst()
     : undefined;
-  if (!row) throw new Refusal(404, 'There is no such item in the catalogue.');
+  if (!row || (row.withdrawn_at !== null && !withdrawn)) {
+    throw new Refusal(404, 'There is no such item in the catalogue.');
+  }
   return row;
 }
 
@@ -65,6 +74,7 @@ export async function courseMaterials(db: Kysely<Database>): Promise<CourseMater
     .selectFrom('items')
     .select(COURSE_MATERIAL_COLUMNS)
     .where('kind', '=', 'course')
+    .where('withdrawn_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('published_date', 'desc')
     .orderBy('title')

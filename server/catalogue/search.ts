@@ -6,6 +6,7 @@ import {
   type SearchQuery,
 } from '#contract/http/catalogue.ts';
 import type { Database, ItemsTable } from '../db/schema.ts';
+import { normaliseIsbn } from './isbn.ts';
 
 /** A result row: the item's columns the result cards need. */
 export type SearchRow = Pick<
@@ -21,6 +22,7 @@ export type SearchRow = Pick<
   | 'drive_link'
   | 'url'
   | 'page_count'
+  | 'withdrawn_at'
 >;
 
 /** What a search found: one page of rows, the total, counts per type and maybe a correction. */
@@ -75,8 +77,11 @@ function ofType(tsquery: RawBuilder<unknown>, type: ItemType | undefined): RawBu
 export async function searchCatalogue(
   db: Kysely<Database>,
   query: SearchQuery,
+  { withdrawn = false }: { withdrawn?: boolean } = {},
 ): Promise<SearchResult> {
-  let words = queryWords(query.q);
+  // A query that is an ISBN, either form, looks up the book stored under its ISBN-13 instead.
+  const isbn = normaliseIsbn(query.q);
+  let words = isbn ? [] : queryWords(query.q);
   // A query of stop words alone ('the', 'of') means nothing to full-text search: it is dropped,
   // as the filters still apply.
   if (words.length > 0) {
@@ -88,6 +93,7 @@ export async function searchCatalogue(
   const tsquery = words.length > 0 ? sql`to_tsquery('english', ${tsqueryText(words)})` : null;
 
   const filters: RawBuilder<unknown>[] = [];
+  if (isbn) filters.push(sql`i.isbn = ${isbn}`);
   if (tsquery === null && query.q !== '' && queryWords(query.q).length === 0)
     filters.push(sql`false`);
   if (query.author) {
@@ -100,6 +106,8 @@ export async function searchCatalogue(
     filters.push(sql`(digi_join_words(i.subjects) ILIKE ${pattern} OR i.genre ILIKE ${pattern})`);
   }
   if (query.featured && filters.length === 0 && !tsquery) filters.push(sql`i.source = 'demo'`);
+  // Withdrawn items are hidden from everyone searching, unless a librarian's desk asks for them.
+  if (!withdrawn) filters.push(sql`i.withdrawn_at IS NULL`);
 
   const result = tsquery
     ? await searchWords(db, query, tsquery, filters)
@@ -110,7 +118,7 @@ export async function searchCatalogue(
 }
 
 const SEARCH_COLUMNS = sql`i.id, i.kind, i.title, i.authors, i.year, i.subjects, i.description,
-  i.cover_url, i.drive_link, i.url, i.page_count`;
+  i.cover_url, i.drive_link, i.url, i.page_count, i.withdrawn_at`;
 
 type Counts = Record<ItemType, number | string> & { hits: number | string };
 
@@ -201,6 +209,7 @@ async function searchWords(
         drive_link: row.drive_link,
         url: row.url,
         page_count: row.page_count,
+        withdrawn_at: row.withdrawn_at,
       })),
     facets,
   };
@@ -284,7 +293,9 @@ async function suggestCorrection(
     if (combination.words.every((word, index) => word === words[index])) continue;
     const { rows } = await sql`
       SELECT 1 FROM items i
-      WHERE ${searchDocument} @@ to_tsquery('english', ${combination.words.join(' & ')}) LIMIT 1
+      WHERE ${searchDocument} @@ to_tsquery('english', ${combination.words.join(' & ')})
+        AND i.withdrawn_at IS NULL
+      LIMIT 1
     `.execute(db);
     if (rows.length > 0) return combination.words.join(' ');
   }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { HISTORY_PAGE } from '#contract/socket/chat.ts';
 import type { Database } from '../db/schema.ts';
+import { nameSkeleton } from './names.ts';
 
 /** A process whose heartbeat is older than this no longer counts in member counts. */
 export const SERVER_STALE_MS = 30_000;
@@ -28,6 +29,8 @@ export interface MessageRow {
   sender_name: string;
   content: string;
   is_system: boolean;
+  /** Sent by a librarian; absent in a row built by hand counts as false. */
+  sender_is_staff?: boolean;
   created_at: Date;
 }
 
@@ -39,6 +42,7 @@ const messageColumns = [
   'sender_name',
   'content',
   'is_system',
+  'sender_is_staff',
   'created_at',
 ] as const;
 
@@ -71,11 +75,15 @@ export async function findRoom(db: Kysely<Database>, name: string): Promise<Room
     .executeTakeFirst();
 }
 
-/** Creates a room; undefined when one with the same name (ignoring case) exists. */
+/**
+ * Creates a room; undefined when one with the same name, or one that looks the same (its skeleton,
+ * server/chat/names.ts), exists.
+ */
 export async function createRoom(
   db: Kysely<Database>,
   room: { name: string; description: string; creatorId: string; creatorName: string },
 ): Promise<RoomRow | undefined> {
+  // No conflict target: either unique index refuses it, the name ignoring case or its skeleton.
   return db
     .insertInto('chat_rooms')
     .values({
@@ -83,8 +91,9 @@ export async function createRoom(
       description: room.description,
       creator_id: room.creatorId,
       creator_name: room.creatorName,
+      name_skeleton: nameSkeleton(room.name),
     })
-    .onConflict((conflict) => conflict.expression(sql`lower(name)`).doNothing())
+    .onConflict((conflict) => conflict.doNothing())
     .returningAll()
     .executeTakeFirst();
 }
@@ -147,14 +156,18 @@ export interface NewMessage {
   senderId: string;
   senderName: string;
   content: string;
+  /** The id its client made (a UUID), if any: one row per sender and id (issue 19). */
+  clientId?: string;
+  /** The sender is a librarian (their role, as the server knows it): the forum badges it. */
+  senderIsStaff?: boolean;
 }
 
 /**
  * Stores messages in rooms that still exist and are not restricted, in one statement whatever
  * their number (the hot path of the chat: no separate look-up of the room, and on PGlite one
  * statement of sixteen rows costs about what two single-row statements do). The answer lines up
- * with `messages`: the stored row, or undefined when that room is gone or restricted (the caller
- * then finds out which).
+ * with `messages`: the stored row, or undefined when that room is gone or restricted, or when its
+ * sender already has a message of that `clientId` (the caller then finds out which).
  */
 export async function insertMessagesIfOpen(
   db: Kysely<Database>,
@@ -164,29 +177,66 @@ export async function insertMessagesIfOpen(
   const values = sql.join(
     messages.map(
       (message, order) =>
-        sql`(${message.roomId}::uuid, ${message.senderId}, ${message.senderName}, ${message.content}, ${order}::int)`,
+        sql`(${message.roomId}::uuid, ${message.senderId}, ${message.senderName}, ${message.content}, ${message.clientId ?? null}::uuid, ${message.senderIsStaff ?? false}::boolean, ${order}::int)`,
     ),
   );
-  const { rows } = await sql<MessageRow & { room_id: string }>`
-    INSERT INTO chat_messages (room_id, sender_id, sender_name, content)
-    SELECT v.room_id, v.sender_id, v.sender_name, v.content
-    FROM (VALUES ${values}) AS v (room_id, sender_id, sender_name, content, ord)
+  // A message whose sender already has one of its client id is skipped (the unique index
+  // decides, so two sends of it at once, here or on another process, store it once).
+  const { rows } = await sql<MessageRow & { room_id: string; client_id: string | null }>`
+    INSERT INTO chat_messages (room_id, sender_id, sender_name, content, client_id, sender_is_staff)
+    SELECT v.room_id, v.sender_id, v.sender_name, v.content, v.client_id, v.sender_is_staff
+    FROM (VALUES ${values}) AS v (room_id, sender_id, sender_name, content, client_id, sender_is_staff, ord)
     JOIN chat_rooms r ON r.id = v.room_id AND NOT r.abuse_detected
     ORDER BY v.ord
-    RETURNING id::text AS id, room_id, sender_id, sender_name, content, is_system, created_at
+    ON CONFLICT (sender_id, client_id) WHERE client_id IS NOT NULL DO NOTHING
+    RETURNING id::text AS id, room_id, sender_id, sender_name, content, is_system, sender_is_staff,
+      created_at, client_id::text AS client_id
   `.execute(db);
   // RETURNING gives no position back, so rows are matched by what they hold. Messages that hold
   // the same are interchangeable; each still gets its own row, and the earlier one the lower id.
-  const key = (room: string, sender: string | null, name: string, content: string) =>
-    JSON.stringify([room, sender, name, content]);
+  // (The database writes a client id in lower case.)
+  const key = (
+    room: string,
+    sender: string | null,
+    name: string,
+    content: string,
+    clientId: string | null | undefined,
+  ) => JSON.stringify([room, sender, name, content, clientId?.toLowerCase() ?? null]);
   const stored = new Map<string, MessageRow[]>();
-  for (const { room_id, ...row } of rows.sort((a, b) => compareIds(a.id, b.id))) {
-    const at = key(room_id, row.sender_id, row.sender_name, row.content);
+  for (const { room_id, client_id, ...row } of rows.sort((a, b) => compareIds(a.id, b.id))) {
+    const at = key(room_id, row.sender_id, row.sender_name, row.content, client_id);
     stored.set(at, [...(stored.get(at) ?? []), row]);
   }
   return messages.map((message) =>
-    stored.get(key(message.roomId, message.senderId, message.senderName, message.content))?.shift(),
+    stored
+      .get(
+        key(
+          message.roomId,
+          message.senderId,
+          message.senderName,
+          message.content,
+          message.clientId,
+        ),
+      )
+      ?.shift(),
   );
+}
+
+/**
+ * The message `senderId` sent with `clientId`, with its room, if there is one: what a retry of a
+ * send that was stored but never acknowledged is answered with (issue 19).
+ */
+export async function findSentMessage(
+  db: Kysely<Database>,
+  senderId: string,
+  clientId: string,
+): Promise<(MessageRow & { room_id: string }) | undefined> {
+  return db
+    .selectFrom('chat_messages')
+    .select([...messageColumns, 'room_id'])
+    .where('sender_id', '=', senderId)
+    .where('client_id', '=', sql<string>`${clientId}::uuid`)
+    .executeTakeFirst();
 }
 
 /** Orders bigint ids held as text. */
@@ -301,6 +351,26 @@ export async function roomHistory(
   const rows = await query.execute();
   const hasMore = rows.length > HISTORY_PAGE;
   return { messages: rows.slice(0, HISTORY_PAGE).reverse(), hasMore };
+}
+
+/**
+ * A room's messages after `after`, oldest first, at most `limit`: what a process may have missed
+ * while it could not hear the others (`server/realtime/replay.ts`), taken page by page.
+ */
+export async function messagesAfter(
+  db: Kysely<Database>,
+  roomId: string,
+  after: string,
+  limit: number,
+): Promise<MessageRow[]> {
+  return db
+    .selectFrom('chat_messages')
+    .select(messageColumns)
+    .where('room_id', '=', roomId)
+    .where(sql<string>`id`, '>', sql<string>`${after}::bigint`)
+    .orderBy('chat_messages.id')
+    .limit(limit)
+    .execute();
 }
 
 /** Records that `socketId` is in `roomId` (replacing any room it was in). */

@@ -1,7 +1,14 @@
 import type { Insertable } from 'kysely';
 import type { ItemsTable } from './schema.ts';
 
-type DemoItem = Omit<Insertable<ItemsTable>, 'source'>;
+/** Copies a demo book has on the shelves: `unavailable` of them out on loan. */
+export interface DemoHoldings {
+  copies: number;
+  unavailable?: number;
+  location?: string;
+}
+
+type DemoItem = Omit<Insertable<ItemsTable>, 'source'> & { holdings?: DemoHoldings };
 
 /**
  * The app's own small demo catalogue, written for this project. The classics are public-domain
@@ -12,7 +19,7 @@ export const DEMO_ITEMS: DemoItem[] = [
   {
     kind: 'book',
     source_id: 'book-pride-and-prejudice',
-    copies: 3,
+    holdings: { copies: 3 },
     title: 'Pride and Prejudice',
     authors: ['Jane Austen'],
     year: 1813,
@@ -23,7 +30,7 @@ export const DEMO_ITEMS: DemoItem[] = [
   {
     kind: 'book',
     source_id: 'book-frankenstein',
-    copies: 2,
+    holdings: { copies: 2 },
     title: 'Frankenstein; or, The Modern Prometheus',
     authors: ['Mary Wollstonecraft Shelley'],
     year: 1818,
@@ -34,7 +41,7 @@ export const DEMO_ITEMS: DemoItem[] = [
   {
     kind: 'book',
     source_id: 'book-the-time-machine',
-    copies: 2,
+    holdings: { copies: 2 },
     title: 'The Time Machine',
     authors: ['H. G. Wells'],
     year: 1895,
@@ -45,7 +52,7 @@ export const DEMO_ITEMS: DemoItem[] = [
   {
     kind: 'book',
     source_id: 'book-alice-in-wonderland',
-    copies: 1,
+    holdings: { copies: 1 },
     title: "Alice's Adventures in Wonderland",
     authors: ['Lewis Carroll'],
     year: 1865,
@@ -56,9 +63,8 @@ export const DEMO_ITEMS: DemoItem[] = [
   {
     kind: 'book',
     source_id: 'book-a-christmas-carol',
-    copies: 1,
     // Its one copy is out on loan: the reservation screen's unavailable book.
-    copies_unavailable: 1,
+    holdings: { copies: 1, unavailable: 1 },
     title: 'A Christmas Carol',
     authors: ['Charles Dickens'],
     year: 1843,

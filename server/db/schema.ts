@@ -14,7 +14,7 @@ export interface ItemsTable {
   source_id: string;
   created_at: ColumnType<Date, Date | string | undefined, never>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
-  /** ISBN-10, zero-padded, upper-case X (books). */
+  /** ISBN-13, 13 digits (books): `normaliseIsbn` makes it from either form. */
   isbn: ColumnType<string | null, string | null | undefined, string | null>;
   /** arXiv identifier without version, e.g. `0704.0013` or `2303.11436` (papers). */
   arxiv_id: ColumnType<string | null, string | null | undefined, string | null>;
@@ -32,15 +32,59 @@ export interface ItemsTable {
   /** Course materials: the publication date from the publish form. */
   /** `YYYY-MM-DD` (dates are read as text, see server/db/client.ts). */
   published_date: ColumnType<string | null, string | null | undefined, string | null>;
-  /** Physical copies the library holds (reservations). */
-  copies: ColumnType<number, number | undefined, number>;
-  /** Copies owned but not lendable through reservations now (on loan elsewhere, in repair). */
-  copies_unavailable: ColumnType<number, number | undefined, number>;
+  /**
+   * Physical copies the library holds (withdrawn ones aside): a count of `copies` rows that their
+   * trigger keeps. Never written directly.
+   */
+  copies: ColumnType<number, never, never>;
+  /** Copies held but not lendable through reservations now (on loan, in repair, missing). */
+  copies_unavailable: ColumnType<number, never, never>;
   /** Pages of held text in `item_pages`. */
   page_count: ColumnType<number, number | undefined, number>;
   created_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When a librarian withdrew it: hidden from everyone else until restored. */
+  withdrawn_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The librarian who changed it last. */
+  updated_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** Generated: weighted full-text vector. Never written. */
   search: ColumnType<string, never, never>;
+}
+
+/** A physical copy of an item: `items.copies` and `copies_unavailable` count these (a trigger). */
+export interface CopiesTable {
+  id: Generated<string>;
+  item_id: string;
+  /** As printed on the label; unique ignoring case. */
+  barcode: string;
+  /** Shelfmark, branch or room; empty when not given. */
+  location: ColumnType<string, string | undefined, string>;
+  status: ColumnType<
+    'available' | 'on_loan' | 'in_repair' | 'missing' | 'withdrawn',
+    'available' | 'on_loan' | 'in_repair' | 'missing' | 'withdrawn' | undefined,
+    'available' | 'on_loan' | 'in_repair' | 'missing' | 'withdrawn'
+  >;
+  note: ColumnType<string, string | undefined, string>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The librarian who last changed it; null for imports and the demo. */
+  updated_by: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One change to an item or its copies, with who made it and when. */
+export interface ItemChangesTable {
+  id: Generated<string>;
+  item_id: string;
+  changed_by: string | null;
+  /** The changer's name at the time. */
+  changed_by_name: ColumnType<string, string | undefined, never>;
+  changed_at: ColumnType<Date, Date | string | undefined, never>;
+  action: 'created' | 'edited' | 'withdrawn' | 'restored' | 'copy_added' | 'copy_changed';
+  /** Each changed field: `{ from, to }`. */
+  changes: ColumnType<
+    Record<string, { from: unknown; to: unknown }>,
+    string | undefined,
+    never
+  >;
 }
 
 /** One page of a held book's text. */
@@ -84,6 +128,8 @@ export interface UsersTable {
   profile_completed: Generated<boolean>;
   /** The forum's chosen username (null until chosen). */
   chat_username: ColumnType<string | null, string | null | undefined, string | null>;
+  /** `chat_username`'s skeleton (server/chat/names.ts), unique: no two usernames look alike. */
+  chat_username_skeleton: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A signed-in browser (better-auth's). */
@@ -128,6 +174,18 @@ export interface RateLimitsTable {
   expires_at: Date;
 }
 
+/** Sign-in throttling per (e-mail, client address) pair (server/http/sign-in-throttle.ts). */
+export interface SignInThrottlesTable {
+  email: string;
+  address: string;
+  /** Attempts counted since the last sign-in, or since the failures were forgotten. */
+  failures: number;
+  /** Before this instant the pair's attempts are refused without checking the password. */
+  next_attempt_at: Date;
+  /** When the failures are forgotten; the sweeper deletes the row after it. */
+  expires_at: Date;
+}
+
 /** better-auth's own limiter for /api/auth/*: one row per client address and path. */
 export interface AuthRateLimitsTable {
   id: string;
@@ -141,6 +199,8 @@ export interface AuthRateLimitsTable {
 export interface Database {
   items: ItemsTable;
   item_pages: ItemPagesTable;
+  copies: CopiesTable;
+  item_changes: ItemChangesTable;
   search_words: SearchWordsTable;
   schema_migrations: SchemaMigrationsTable;
   users: UsersTable;
@@ -148,6 +208,7 @@ export interface Database {
   accounts: AccountsTable;
   rate_limits: RateLimitsTable;
   auth_rate_limits: AuthRateLimitsTable;
+  sign_in_throttles: SignInThrottlesTable;
   verifications: VerificationsTable;
   resource_requests: ResourceRequestsTable;
   request_supporters: RequestSupportersTable;
@@ -158,6 +219,7 @@ export interface Database {
   chat_servers: ChatServersTable;
   chat_presence: ChatPresenceTable;
   chat_send_times: ChatSendTimesTable;
+  chat_reports: ChatReportsTable;
   demo_seeds: DemoSeedsTable;
   data_versions: DataVersionsTable;
 }
@@ -188,6 +250,8 @@ export interface ChatRoomsTable {
   abuse_detected: ColumnType<boolean, boolean | undefined, boolean>;
   /** Inserted by the demo data (server/db/seed.ts); the room list marks it. */
   is_demo: ColumnType<boolean, boolean | undefined, boolean>;
+  /** `name`'s skeleton (server/chat/names.ts), unique: no two open rooms look alike. */
+  name_skeleton: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
@@ -200,6 +264,21 @@ export interface ChatMessagesTable {
   sender_name: string;
   content: string;
   is_system: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Sent by a librarian (the server decides, from the sender's role); the forum badges it. */
+  sender_is_staff: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The id its client made (a UUID), unique per sender: a retry is answered with this row. */
+  client_id: ColumnType<string | null, string | null | undefined, never>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** A report of abusive language from a browser's own check (server/chat/reports.ts). */
+export interface ChatReportsTable {
+  /** bigint: read as a string. */
+  id: ColumnType<string, never, never>;
+  reporter_id: string;
+  room_id: string;
+  /** The reported text, kept only when the server's matcher found abuse in it. */
+  text: string | null;
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 

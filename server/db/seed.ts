@@ -1,5 +1,7 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { addNumberedCopies } from '../catalogue/copies.ts';
 import { refreshSearchWords } from '../catalogue/words.ts';
+import { nameSkeleton } from '../chat/names.ts';
 import { DEMO_CHAT_ROOMS, DEMO_ITEMS, demoGuidePages } from './demo-data.ts';
 import type { Database } from './schema.ts';
 
@@ -34,7 +36,7 @@ export async function seedDemoData(db: Kysely<Database>, now = new Date()): Prom
 async function seedDemoCatalogue(trx: Transaction<Database>): Promise<number> {
   const inserted = await trx
     .insertInto('items')
-    .values(DEMO_ITEMS.map((item) => ({ ...item, source: DEMO_SOURCE })))
+    .values(DEMO_ITEMS.map(({ holdings: _, ...item }) => ({ ...item, source: DEMO_SOURCE })))
     .onConflict((conflict) => conflict.columns(['source', 'source_id']).doNothing())
     .returning(['id', 'source_id'])
     .execute();
@@ -42,6 +44,14 @@ async function seedDemoCatalogue(trx: Transaction<Database>): Promise<number> {
   // librarian's edit) must never be overwritten by a restart.
   for (const row of inserted) {
     const item = DEMO_ITEMS.find((candidate) => candidate.source_id === row.source_id);
+    if (item?.holdings) {
+      await addNumberedCopies(trx, row.id, {
+        count: item.holdings.copies,
+        unavailable: item.holdings.unavailable ?? 0,
+        unavailableStatus: 'on_loan',
+        ...(item.holdings.location ? { location: item.holdings.location } : {}),
+      });
+    }
     const pages = item ? demoGuidePages(item) : [];
     if (pages.length === 0) continue;
     await trx
@@ -97,8 +107,10 @@ async function seedDemoChat(trx: Transaction<Database>, now: Date): Promise<numb
         creator_name: room.creatorName,
         is_demo: true,
         created_at: new Date(started),
+        name_skeleton: nameSkeleton(room.name),
       })
-      .onConflict((conflict) => conflict.expression(sql`lower(name)`).doNothing())
+      // Skipped when a room has its name, or one that looks the same (either unique index).
+      .onConflict((conflict) => conflict.doNothing())
       .returning('id')
       .executeTakeFirst();
     if (!created) continue;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { DATABASE_BIGINT_MAX } from '#contract/limits.ts';
 import {
   arbitraryFor,
   enteredText,
@@ -105,6 +106,7 @@ const HINTS: Record<string, fc.Arbitrary<unknown>> = {
   phoneNumber: phone,
   driveLink: fc.webUrl(),
   url: fc.webUrl(),
+  coverUrl: fc.webUrl(),
   publishedDate: isoDate,
   date: isoDate,
   // A path inside the app; fast-check cannot invert the schema's look-ahead.
@@ -116,6 +118,9 @@ const HINTS: Record<string, fc.Arbitrary<unknown>> = {
   message: enteredText(1, 2000),
   prompt: enteredText(1, 2000),
   username: enteredText(2, 30, '<>'),
+  // Message ids: digits, refined to what a `bigint` holds, which no pattern says.
+  before: fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }).map(String),
+  after: fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }).map(String),
 };
 
 /** Schemas with a rule that no property hint can satisfy, each with its own arbitrary and why. */

@@ -58,12 +58,15 @@ export const AUTH_RATE_WINDOW_MAX_SECONDS = 60;
 
 /**
  * Deletes the counters whose window has passed: ours (`rate_limits`, keyed by e-mail and IP
- * addresses) and better-auth's (`auth_rate_limits`, keyed by IP address and path). better-auth
- * deletes its old rows only when some key starts a new window, which a quiet server may never
- * see. A deleted row counts exactly as one past its window would: the next hit starts afresh.
+ * addresses), the sign-in throttle's (`sign_in_throttles`, e-mail and IP address pairs, once
+ * their failures are forgotten) and better-auth's (`auth_rate_limits`, keyed by IP address and
+ * path). better-auth deletes its old rows only when some key starts a new window, which a quiet
+ * server may never see. A deleted row counts exactly as one past its window would: the next hit
+ * starts afresh.
  */
 export async function pruneRateLimits(db: Kysely<Database>, now: Date): Promise<void> {
   await db.deleteFrom('rate_limits').where('expires_at', '<=', now).execute();
+  await db.deleteFrom('sign_in_throttles').where('expires_at', '<=', now).execute();
   await db
     .deleteFrom('auth_rate_limits')
     .where('last_request', '<', now.getTime() - AUTH_RATE_WINDOW_MAX_SECONDS * 1000)

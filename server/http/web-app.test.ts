@@ -97,6 +97,17 @@ describe('serving the web app', () => {
     }
   });
 
+  it('answers a source map the build did not write with a plain 404 (issue 19)', async () => {
+    // A production build writes none unless SOURCE_MAPS=true (vite.config.ts).
+    for (const url of ['/assets/index-abc123.js.map', '/assets/app-def456.js.map']) {
+      for (const headers of [{}, { 'accept-encoding': 'gzip, br' }]) {
+        const response = await testApp.app.inject({ url, headers });
+        expect(response.statusCode, url).toBe(404);
+        expect(response.body, url).toBe('Not found');
+      }
+    }
+  });
+
   it('answers unknown /api paths and non-GET calls with JSON 404, never the app', async () => {
     for (const [method, url] of [
       ['GET', '/api/nope'],

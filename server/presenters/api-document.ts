@@ -111,6 +111,9 @@ const presentOperation = (() => {
     const method = [route.method].flat()[0]!.toLowerCase();
     const response = { ...(schema.response as Record<string, Record<string, unknown>>) };
     if (response['200']) response['200'] = { ...response['200'], 'x-response-description': 'OK' };
+    if (response['201']) {
+      response['201'] = { ...response['201'], 'x-response-description': 'Created' };
+    }
     if (declaration.redirect) {
       response['302'] = {
         type: 'null',

@@ -1,8 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { CatalogueItem, CourseMaterial, ItemDetail } from '#contract/http/catalogue.ts';
+import type { ItemChange, ManagedItem } from '#contract/http/items.ts';
 import type { CourseMaterialRow } from '../catalogue/items.ts';
 import type { SearchRow } from '../catalogue/search.ts';
-import type { ItemsTable } from '../db/schema.ts';
+import type { ItemChangesTable, ItemsTable } from '../db/schema.ts';
 
 const optional = <Key extends string>(key: Key, value: string | null | undefined) =>
   (value ? { [key]: value } : {}) as Partial<Record<Key, string>>;
@@ -21,6 +22,7 @@ export function presentCatalogueItem(row: SearchRow): CatalogueItem {
     ...optional('driveLink', row.drive_link),
     ...optional('url', row.url),
     hasContent: row.page_count > 0,
+    ...(row.withdrawn_at ? { withdrawn: true } : {}),
   };
 }
 
@@ -51,5 +53,25 @@ export function presentCourseMaterial(row: CourseMaterialRow): CourseMaterial {
     driveLink: row.drive_link ?? row.url ?? '',
     instituteName: row.institution ?? '',
     genre: row.genre ?? row.subjects[0] ?? '',
+  };
+}
+
+/** An item as librarians see it: its details, and when it was withdrawn if it was. */
+export function presentManagedItem(row: Selectable<ItemsTable>): ManagedItem {
+  return {
+    ...presentItemDetail(row),
+    ...(row.withdrawn_at ? { withdrawnAt: row.withdrawn_at.toISOString() } : {}),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** One recorded change of an item or its copies. */
+export function presentItemChange(row: Selectable<ItemChangesTable>): ItemChange {
+  return {
+    id: String(row.id),
+    at: row.changed_at.toISOString(),
+    by: { id: row.changed_by, name: row.changed_by_name },
+    action: row.action,
+    changes: row.changes,
   };
 }

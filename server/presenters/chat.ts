@@ -1,12 +1,12 @@
 import type { ChatMessage, RoomMetadata, RoomSummary } from '#contract/socket/chat.ts';
-import type { listRooms, MessageRow, RoomRow } from '../chat/store.ts';
+import type { MessageRow, RoomRow } from '../chat/store.ts';
 import { isoInstant } from './instant.ts';
 
 /**
  * One room of `available_rooms`. `isDemo` only on demo rooms: every socket gets the whole list on
  * every change, so an ordinary room's summary stays as it was, byte for byte.
  */
-export function presentRoom(row: Awaited<ReturnType<typeof listRooms>>[number]): RoomSummary {
+export function presentRoom(row: RoomRow & { member_count: string | null }): RoomSummary {
   return {
     roomName: row.name,
     description: row.description,
@@ -19,7 +19,10 @@ export function presentRoom(row: Awaited<ReturnType<typeof listRooms>>[number]):
   };
 }
 
-/** A message as every client receives it. */
+/**
+ * A message as every client receives it. `isStaff` only on a librarian's message, so that every
+ * other message stays as it was, byte for byte.
+ */
 export function presentMessage(row: MessageRow, roomName: string): ChatMessage {
   return {
     id: row.id,
@@ -29,6 +32,7 @@ export function presentMessage(row: MessageRow, roomName: string): ChatMessage {
     content: row.content,
     time: isoInstant(row.created_at),
     isSystemMessage: row.is_system,
+    ...(row.sender_is_staff ? { isStaff: true } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { createAdapter } from '@socket.io/postgres-adapter';
 import type pg from 'pg';
-import { MessageType, type ClusterMessage } from 'socket.io-adapter';
+import { MessageType, type BroadcastOptions, type ClusterMessage } from 'socket.io-adapter';
 import { createPool } from '../db/client.ts';
 
 /**
@@ -17,14 +17,61 @@ const ONE_WAY = new Set<MessageType>([
 /** The adapter's own default: a process not heard from for this long is taken for gone. */
 const HEARTBEAT_TIMEOUT_MS = 10_000;
 
-/** The parts of the library's cluster adapter the publish policy below reads or replaces. */
+/** A broadcast packet as Socket.IO builds it: an event's name and arguments in `data`. */
+export interface BroadcastPacket {
+  type?: number;
+  data?: unknown[];
+}
+
+/** The parts of the library's cluster adapter the policies below read or replace. */
 interface ClusterInternals {
+  uid: string;
+  nsp: { name: string };
   nodesMap: Map<string, number>;
+  /** The library's one LISTEN client, shared by its namespaces. */
+  client?: ListenInternals;
+  publish(message: Omit<ClusterMessage, 'nsp' | 'uid'>): void;
   publishAndReturnOffset(message: Omit<ClusterMessage, 'nsp' | 'uid'>): Promise<string>;
+  broadcast(packet: BroadcastPacket, options: BroadcastOptions): Promise<void>;
+  onMessage(message: ClusterMessage, offset?: string): void;
 }
 
 /**
- * Socket.IO's PostgreSQL adapter, with two changes to when it publishes.
+ * The library's LISTEN client: it sets `client` once its LISTEN statements are done, and unsets it
+ * when that connection ends (then it takes a new one 1–3 s later, `initClient`, and LISTENs again).
+ */
+interface ListenInternals {
+  client?: unknown;
+  initClient(): Promise<void>;
+}
+
+/** What {@link watchCluster} is told, and what it may hold back. */
+export interface ClusterWatch {
+  /**
+   * Sees every broadcast before it reaches this process's own sockets, whichever process sent
+   * it. False: it goes through as usual. True: the watch took it and calls `deliver` when (and
+   * if) this process's sockets should have it; the other processes are notified regardless.
+   */
+  intercept(packet: BroadcastPacket, rooms: ReadonlySet<string>, deliver: () => void): boolean;
+  /**
+   * Notifications may have been missed: the LISTEN connection is back (NOTIFY keeps nothing for a
+   * listener that is away), or a process that was unknown or taken for gone has spoken.
+   */
+  mayHaveMissed(): void;
+}
+
+/** Per namespace adapter: since when it has been listening, and who watches it. */
+interface ClusterState {
+  listeningSince?: number;
+  watch?: ClusterWatch;
+}
+const states = new WeakMap<object, ClusterState>();
+
+/** The `uid` of what a Socket.IO emitter sends: it has no adapter, so it is no process to count. */
+const EMITTER_UID = 'emitter';
+
+/**
+ * Socket.IO's PostgreSQL adapter, with changes to when it publishes and to what it tells.
  *
  * As shipped, every broadcast first sends a `pg_notify` through the pool and waits for it before
  * delivering to this process's own sockets: a database round trip, queued behind every other
@@ -34,13 +81,18 @@ interface ClusterInternals {
  * - **not awaited**: local delivery goes first and the notification follows in order on the same
  *   pool (the awaited value is an offset for connection-state recovery, which the chat does not
  *   use: clients catch up from the database instead);
- * - **not sent at all while this process is alone**: no other process has been heard from (the
- *   adapter's heartbeats, every 5 s, and any message count) and this one has been up for longer
- *   than the heartbeat time-out, so it would have heard one. A process that starts sends its
- *   initial heartbeat at once, so the others know it before its first client can join a room;
- *   and it publishes everything during its own first time-out, while it learns who else is up.
+ * - **not sent at all while this process is provably alone**: its LISTEN connection has been up
+ *   without a break for longer than the heartbeat time-out and no other process has been heard
+ *   from meanwhile (the adapter's heartbeats, every 5 s, and any message count). A process that
+ *   starts, or whose LISTEN connection comes back, announces itself at once (`INITIAL_HEARTBEAT`,
+ *   which every other process answers), so the others know it before its first client can join a
+ *   room, and it hears them. Until the time-out has passed after its own (re)connection it
+ *   publishes everything, since it cannot have heard the others yet: after a database outage,
+ *   when every process had taken the others for gone, none of them goes quiet.
  *
  * Requests that wait for answers (fetching sockets, server-side emits) are left as they are.
+ * NOTIFY keeps nothing for a listener that was away, so a {@link ClusterWatch} (the chat's
+ * replay, `replay.ts`) is told when that may have happened and sees every broadcast first.
  */
 export function createClusterAdapter(
   pool: pg.Pool,
@@ -54,17 +106,128 @@ export function createClusterAdapter(
   return function clusterAdapter(namespace: unknown) {
     const adapter = create(namespace);
     const internals = adapter as unknown as ClusterInternals;
-    const startedAt = now();
+    const state: ClusterState = {};
+    states.set(adapter, state);
+
     const publish = internals.publishAndReturnOffset.bind(adapter);
     internals.publishAndReturnOffset = (message) => {
       if (!ONE_WAY.has(message.type)) return publish(message);
-      const alone = internals.nodesMap.size === 0 && now() - startedAt > HEARTBEAT_TIMEOUT_MS;
+      const since = state.listeningSince;
+      const alone =
+        internals.nodesMap.size === 0 &&
+        since !== undefined &&
+        now() - since > HEARTBEAT_TIMEOUT_MS;
       // The library's publish reports its own errors to `onError` and never rejects.
       if (!alone) void publish(message);
       return Promise.resolve('');
     };
+
+    whenListening(internals.client, (listening) => {
+      state.listeningSince = listening ? now() : undefined;
+      if (!listening) return;
+      // Every other process answers with a heartbeat, now that this one can hear it.
+      internals.publish({ type: MessageType.INITIAL_HEARTBEAT });
+      state.watch?.mayHaveMissed();
+    });
+
+    const onMessage = internals.onMessage.bind(adapter);
+    internals.onMessage = (message, offset) => {
+      const peer =
+        message.nsp === internals.nsp.name &&
+        typeof message.uid === 'string' &&
+        message.uid !== internals.uid &&
+        message.uid !== EMITTER_UID
+          ? message.uid
+          : undefined;
+      const appeared =
+        peer !== undefined &&
+        message.type !== MessageType.ADAPTER_CLOSE &&
+        !internals.nodesMap.has(peer);
+      const watch = state.watch;
+      const data = message.type === MessageType.BROADCAST ? message.data : undefined;
+      if (watch && peer && data && data.requestId === undefined) {
+        // Noted now, as the library would, even if the watch holds the broadcast back.
+        internals.nodesMap.set(peer, Date.now());
+        const taken = watch.intercept(
+          data.packet as BroadcastPacket,
+          new Set(data.opts.rooms),
+          () => onMessage(message, offset),
+        );
+        if (!taken) onMessage(message, offset);
+      } else {
+        onMessage(message, offset);
+      }
+      if (appeared) watch?.mayHaveMissed();
+    };
+
+    const broadcast = internals.broadcast.bind(adapter);
+    internals.broadcast = (packet, options) => {
+      const watch = state.watch;
+      if (!watch || options.flags?.local) return broadcast(packet, options);
+      const local = { ...options, flags: { ...options.flags, local: true } };
+      const taken = watch.intercept(packet, options.rooms, () => void broadcast(packet, local));
+      if (!taken) return broadcast(packet, options);
+      // The other processes at once, whatever the watch does with this process's sockets.
+      const message = {
+        type: MessageType.BROADCAST,
+        data: {
+          packet,
+          opts: {
+            rooms: [...options.rooms],
+            except: [...(options.except ?? [])],
+            flags: options.flags,
+          },
+        },
+      } as const;
+      void internals.publishAndReturnOffset(message as Omit<ClusterMessage, 'nsp' | 'uid'>);
+      return Promise.resolve();
+    };
     return adapter;
   };
+}
+
+/** Who hears of each LISTEN client's changes (one client serves every namespace's adapter). */
+const watchedClients = new WeakMap<ListenInternals, Set<(listening: boolean) => void>>();
+
+/**
+ * Calls `change(true)` each time the library's LISTEN client is ready (its LISTEN statements
+ * done), the first time included, and `change(false)` when its connection ends. The library has
+ * no event for either; it assigns `client`, which is watched here.
+ */
+function whenListening(listen: ListenInternals | undefined, change: (listening: boolean) => void) {
+  if (typeof listen?.initClient !== 'function') {
+    throw new Error('@socket.io/postgres-adapter changed: its LISTEN client was not found');
+  }
+  const listeners = watchedClients.get(listen);
+  if (listeners) {
+    listeners.add(change);
+    if (listen.client !== undefined) change(true);
+    return;
+  }
+  const changes = new Set([change]);
+  watchedClients.set(listen, changes);
+  let client = listen.client;
+  Object.defineProperty(listen, 'client', {
+    configurable: true,
+    enumerable: true,
+    get: () => client,
+    set: (value: unknown) => {
+      client = value;
+      for (const each of changes) each(value !== undefined);
+    },
+  });
+  if (client !== undefined) change(true);
+}
+
+/**
+ * Lets `watch` see every broadcast of `adapter` first and hear when notifications may have been
+ * missed. False (and nothing happens) when `adapter` is not the cluster adapter (one process).
+ */
+export function watchCluster(adapter: unknown, watch: ClusterWatch): boolean {
+  const state = typeof adapter === 'object' && adapter ? states.get(adapter) : undefined;
+  if (!state) return false;
+  state.watch = watch;
+  return true;
 }
 
 /**

@@ -3,6 +3,7 @@ import { Server } from 'socket.io';
 import { SOCKET_DEFAULTS } from '#contract/limits.ts';
 import type { Auth } from '../auth/auth.ts';
 import { readSession } from '../auth/session.ts';
+import type { SocketBudgets } from '../chat/event-budget.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable.ts';
@@ -12,6 +13,7 @@ import { createAdapterPool, createClusterAdapter } from './adapter.ts';
 import type { ChatServer } from './chat/context.ts';
 import { mountChat } from './chat/index.ts';
 import { writeBroadcastsDirectly } from './fan-out.ts';
+import { replayMissedMessages } from './replay.ts';
 import type { SocketUser } from './socket-user.ts';
 
 /** Room holding every socket of one signed-in browser session (sign-out disconnects it). */
@@ -39,12 +41,14 @@ export function mountRealtime(
     database,
     moderationWords,
     now,
+    socketBudgets,
   }: {
     config: Config;
     auth: Auth;
     database: DatabaseHandle;
     moderationWords: readonly string[];
     now: () => Date;
+    socketBudgets?: SocketBudgets;
   },
 ): ChatServer {
   const origins = allowedOrigins(config);
@@ -109,13 +113,22 @@ export function mountRealtime(
       }),
     );
   }
-  const chat = mountChat(io, { db: database.db, log: app.log, moderationWords, now });
+  // What the other processes stored while this one could not hear them (issue 19).
+  const replay = replayMissedMessages(io, { db: database.db, log: app.log });
+  const chat = mountChat(io, {
+    db: database.db,
+    log: app.log,
+    moderationWords,
+    now,
+    budgets: socketBudgets,
+  });
   app.decorate('io', io);
   // Sockets are closed before Fastify closes the HTTP server: an open WebSocket would keep it alive.
   app.addHook('preClose', async () => {
     io.local.disconnectSockets(true);
     io.engine.close();
     await chat.close();
+    await replay.close();
     await io.of('/').adapter.close();
     await adapterPool?.end();
   });

@@ -112,11 +112,11 @@ export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest)
     .executeTakeFirstOrThrow();
   const item = await trx
     .selectFrom('items')
-    .select(['id', 'title', 'copies', 'copies_unavailable'])
+    .select(['id', 'title', 'copies', 'copies_unavailable', 'withdrawn_at'])
     .where('id', '=', hold.itemId)
     .forUpdate()
     .executeTakeFirst();
-  if (!item || item.copies === 0) {
+  if (!item || item.copies === 0 || item.withdrawn_at !== null) {
     throw new Refusal(404, NOT_RESERVABLE);
   }
   await expireHolds(trx, hold.now, { userId: hold.userId, itemId: hold.itemId });
@@ -195,6 +195,7 @@ export async function reservableBooks(db: Kysely<Database>, now: Date) {
           .as('held'),
     ])
     .where('i.copies', '>', 0)
+    .where('i.withdrawn_at', 'is', null)
     .orderBy('i.title')
     .limit(200)
     .execute();

@@ -32,6 +32,8 @@ export interface OperationShape {
   body?: z.ZodType;
   /** The 200 answer's body; the route's handler must return it (the compiler checks). */
   response?: z.ZodType;
+  /** Answers 201 Created with `response` instead of 200 (a new resource; the handler sets it). */
+  created?: true;
   /** Answers 302 (a browser navigation) when this says so, instead of or beside the 200. */
   redirect?: string;
   /** Counted against a rate limit: 429 with Retry-After beyond it. */
@@ -115,7 +117,7 @@ export const uuidParams = (what: string) =>
   z.object({ id: z.uuid().describe(`The ${what}'s id (a UUID); any other text is a 404.`) });
 
 /** A declared route's schema as the compiler sees it; the runtime object leaves out what is absent. */
-interface DeclaredSchema<Response, Params> {
+interface DeclaredSchema<Response, Params, Created> {
   tags: string[];
   summary: string;
   description?: string;
@@ -124,7 +126,11 @@ interface DeclaredSchema<Response, Params> {
   querystring?: unknown;
   headers?: unknown;
   body?: unknown;
-  response: Response extends z.ZodType ? { 200: Response } : undefined;
+  response: Response extends z.ZodType
+    ? Created extends true
+      ? { 201: Response }
+      : { 200: Response }
+    : undefined;
 }
 
 /**
@@ -135,10 +141,15 @@ interface DeclaredSchema<Response, Params> {
 export function declareRoute<
   Response extends z.ZodType | undefined = undefined,
   Params extends z.ZodObject | undefined = undefined,
+  Created extends true | undefined = undefined,
 >(
-  declaration: RouteDeclaration & { response?: Response; params?: Params },
-): { schema: DeclaredSchema<Response, Params>; config: { declaration: RouteDeclaration } } {
-  const { tag, summary, description, params, query, headers, body, response } = declaration;
+  declaration: RouteDeclaration & { response?: Response; params?: Params; created?: Created },
+): {
+  schema: DeclaredSchema<Response, Params, Created>;
+  config: { declaration: RouteDeclaration };
+} {
+  const { tag, summary, description, params, query, headers, body, response, created } =
+    declaration;
   const schema = {
     tags: [tag],
     summary,
@@ -147,9 +158,9 @@ export function declareRoute<
     ...(query ? { querystring: query } : {}),
     ...(headers ? { headers } : {}),
     ...(body ? { body } : {}),
-    ...(response ? { response: { 200: response } } : {}),
+    ...(response ? { response: { [created ? 201 : 200]: response } } : {}),
   };
-  return { schema: schema as DeclaredSchema<Response, Params>, config: { declaration } };
+  return { schema: schema as DeclaredSchema<Response, Params, Created>, config: { declaration } };
 }
 
 /** The error statuses an operation may answer, each with what it means. */

@@ -1,8 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addCopy } from '../catalogue/copies.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { reservableDates } from '../reservations/calendar.ts';
-import { createTestApp, type TestApp } from '../test/app.ts';
+import { createTestApp, ROOMS_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
 import { registrationFactory } from '../test/factories.ts';
 import { TestClient } from '../test/http.ts';
 import { matrixRows, WHO, type Who } from '../test/role-matrix.ts';
@@ -15,6 +16,9 @@ interface Caller {
 }
 
 type Driver = (caller: Caller) => Promise<LightMyRequestResponse>;
+
+/** Usernames the chat-username driver has chosen so far. */
+let readers = 0;
 
 /** How to make a typical well-formed call to each documented route. */
 const DRIVERS: Record<string, Driver> = {
@@ -44,6 +48,37 @@ const DRIVERS: Record<string, Driver> = {
   'GET /api/items/:id': async ({ client }) => client.get(`/api/items/${await bookWithPages()}`),
   'GET /api/items/:id/pages': async ({ client }) =>
     client.get(`/api/items/${await bookWithPages()}/pages?page=1`),
+  'POST /api/items': ({ client }) =>
+    client.post('/api/items', { type: 'book', title: 'Matrix Algebra', authors: ['A. Cayley'] }),
+  'PATCH /api/items/:id': async ({ client }) =>
+    client.patch(`/api/items/${await bookWithPages()}`, { subjects: ['fiction', 'matrix'] }),
+  'DELETE /api/items/:id': async ({ client }) => client.delete(`/api/items/${await spareItem()}`),
+  'POST /api/items/:id/restore': async ({ client }) =>
+    client.post(`/api/items/${await spareItem()}/restore`, {}),
+  'GET /api/items/:id/history': async ({ client }) =>
+    client.get(`/api/items/${await bookWithPages()}/history`),
+  'GET /api/items/:id/copies': async ({ client }) =>
+    client.get(`/api/items/${await bookWithPages()}/copies`),
+  'POST /api/items/:id/copies': async ({ client }) =>
+    client.post(`/api/items/${await bookWithPages()}/copies`, {
+      barcode: `MATRIX-${++barcodes}`,
+      location: 'Main library',
+    }),
+  'PATCH /api/copies/:barcode': async ({ client }) => {
+    const barcode = `MATRIX-${++barcodes}`;
+    await addCopy(
+      testApp.database.db,
+      await bookWithPages(),
+      {
+        barcode,
+        location: '',
+        status: 'available',
+        note: '',
+      },
+      null,
+    );
+    return client.patch(`/api/copies/${barcode}`, { location: 'Stacks, floor 2' });
+  },
   'GET /api/users/get-books': ({ client }) => client.get('/api/users/get-books'),
   'POST /api/faculty/post-book': ({ client }) =>
     client.post('/api/faculty/post-book', {
@@ -83,7 +118,8 @@ const DRIVERS: Record<string, Driver> = {
     client.request({
       method: 'PUT',
       url: '/api/users/chat-username',
-      payload: { username: 'reader' },
+      // Usernames are unique: one of its own for each caller.
+      payload: { username: `reader ${++readers}` },
     }),
   'GET /api/chat/moderation-words': ({ client }) => client.get('/api/chat/moderation-words'),
   'POST /api/chat': ({ client }) =>
@@ -94,6 +130,8 @@ const DRIVERS: Record<string, Driver> = {
 };
 
 let testApp: TestApp;
+/** Barcodes made so far: each call of a copy driver labels a new copy. */
+let barcodes = 0;
 
 const REQUEST = {
   student: 'Ada Lovelace',
@@ -157,6 +195,22 @@ async function activeReservation(): Promise<string> {
   return row.id;
 }
 
+/** A new item of its own for a driver that withdraws or restores one. */
+async function spareItem(): Promise<string> {
+  const row = await testApp.database.db
+    .insertInto('items')
+    .values({
+      kind: 'paper',
+      title: 'A Spare Paper',
+      authors: [],
+      source: 'matrix',
+      source_id: crypto.randomUUID(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** A demo book that holds pages. */
 async function bookWithPages(): Promise<string> {
   const row = await testApp.database.db
@@ -172,6 +226,8 @@ describe('the role matrix in docs/role-matrix.md', () => {
     // With a provider configured, signing in with it answers where to send the browser (200).
     testApp = await createTestApp('pglite', {
       env: { GOOGLE_CLIENT_ID: 'matrix-client', GOOGLE_CLIENT_SECRET: 'matrix-secret' },
+      // One owner makes a room for each socket event and caller, faster than anyone would.
+      socketBudgets: ROOMS_BUDGET_LIFTED,
     });
     await seedDemoData(testApp.database.db);
   });

@@ -1,7 +1,9 @@
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { SOCKET_BUDGETS } from '#contract/socket/chat.ts';
 import { buildApp } from '../app.ts';
+import type { SocketBudgets } from '../chat/event-budget.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { DatabaseHandle, DatabaseKind } from '../db/client.ts';
 import { openTestDatabase } from './databases.ts';
@@ -19,6 +21,19 @@ export function testConfig(env: Record<string, string> = {}): Config {
     ...env,
   });
 }
+
+/**
+ * The socket budgets with room creation lifted, for tests of other rules whose people create rooms
+ * far faster than anyone would; the budgets themselves are tested in server/realtime/budgets.test.ts.
+ */
+export const ROOMS_BUDGET_LIFTED: SocketBudgets = {
+  ...SOCKET_BUDGETS,
+  rooms: {
+    socket: { burst: 1_000, refillMs: 1 },
+    person: { burst: 1_000, refillMs: 1 },
+    staffFactor: 1,
+  },
+};
 
 /** A built (not listening) app on a fresh database; `close()` tears both down. */
 export interface TestApp {
@@ -38,6 +53,8 @@ export async function createTestApp(
     now?: () => Date;
     /** An already open database (a restart test builds a second app on the first one's). */
     database?: DatabaseHandle;
+    /** Socket event budgets other than the contract's, for tests of other rules. */
+    socketBudgets?: SocketBudgets;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
@@ -47,6 +64,7 @@ export async function createTestApp(
     database,
     webRoot: options.webRoot ?? '/nonexistent-web-root',
     ...(options.now ? { now: options.now } : {}),
+    ...(options.socketBudgets ? { socketBudgets: options.socketBudgets } : {}),
   });
   options.beforeReady?.(app);
   await app.ready();

@@ -3,6 +3,8 @@ import type { Role } from '#contract/http/users.ts';
 import type { PasswordContext } from '../auth/password-strength.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { Database, UsersTable } from '../db/schema.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import { nameSkeleton } from '../chat/names.ts';
 
 /** A user row as the server reads it. */
 export type UserRow = Selectable<UsersTable>;
@@ -116,17 +118,31 @@ export async function resetTokenOwner(
   return { ...library, email: user.email, names };
 }
 
-/** Keeps the username a person chats under on their profile, so it follows them across devices. */
+/**
+ * Keeps the username a person chats under on their profile, so it follows them across devices,
+ * with its skeleton. False, changing nothing, when another person's username has the same
+ * skeleton: the same name but for case, width or look-alike letters (server/chat/names.ts).
+ */
 export async function setChatUsername(
   db: Kysely<Database>,
   userId: string,
   username: string,
-): Promise<void> {
-  await db
-    .updateTable('users')
-    .set({ chat_username: username, updated_at: new Date() })
-    .where('id', '=', userId)
-    .execute();
+): Promise<boolean> {
+  try {
+    await db
+      .updateTable('users')
+      .set({
+        chat_username: username,
+        chat_username_skeleton: nameSkeleton(username),
+        updated_at: new Date(),
+      })
+      .where('id', '=', userId)
+      .execute();
+    return true;
+  } catch (error) {
+    if (isUniqueViolation(error)) return false;
+    throw error;
+  }
 }
 
 /** The name the chat shows for a user: the forum username, else the first name. */

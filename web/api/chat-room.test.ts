@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { ChatMessage, RoomMetadata } from '#contract/socket/chat.ts';
 import {
   compareMessageIds,
+  createSendIds,
   INITIAL_ROOM_STATE,
   isRestricted,
   mergeMessages,
+  newClientId,
   roomReducer,
 } from './chat-room.ts';
 
@@ -103,5 +105,34 @@ describe('roomReducer', () => {
     const flagged = roomReducer(initial, { type: 'flag' });
     const later = roomReducer(flagged, { type: 'metadata', metadata: meta(false) });
     expect(isRestricted(later)).toBe(true);
+  });
+});
+
+describe('createSendIds', () => {
+  it('gives a retry of an unacknowledged message its id again, and a message sent after an ack a new one', () => {
+    let made = 0;
+    const ids = createSendIds(() => `id-${++made}`);
+    expect(ids.idFor('Hello')).toBe('id-1');
+    // No acknowledgement: the retry goes with the same id.
+    expect(ids.idFor('Hello')).toBe('id-1');
+    expect(ids.idFor('Other')).toBe('id-2');
+    ids.acknowledged('Hello');
+    expect(ids.idFor('Hello')).toBe('id-3');
+    expect(ids.idFor('Other')).toBe('id-2');
+  });
+
+  it('forgets the oldest unacknowledged sends beyond twenty', () => {
+    let made = 0;
+    const ids = createSendIds(() => `id-${++made}`);
+    for (let text = 0; text <= 20; text += 1) ids.idFor(`message ${text}`);
+    expect(ids.idFor('message 20')).toBe('id-21');
+    expect(ids.idFor('message 0')).toBe('id-22');
+  });
+
+  it('makes version 4 UUIDs by default', () => {
+    const made = new Set(Array.from({ length: 50 }, () => newClientId()));
+    expect(made.size).toBe(50);
+    for (const id of made)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });

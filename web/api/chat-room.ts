@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { SocketReservedEvents } from 'socket.io-client';
 import type {
   Ack,
@@ -7,6 +7,7 @@ import type {
   RoomMetadata,
   ServerToClientEvents,
 } from '#contract/socket/chat.ts';
+import { MESSAGE_MAX } from '#contract/socket/chat.ts';
 import { chatRequest, getChatSocket, leaveChatRoom } from './chat-socket.ts';
 
 /**
@@ -149,6 +150,48 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
 const sameRoom = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
+ * A new random (version 4) UUID. `crypto.randomUUID` exists only on secure pages (HTTPS or
+ * localhost); `getRandomValues` everywhere.
+ */
+export function newClientId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Unacknowledged sends remembered for a retry; older ones are forgotten beyond this. */
+const UNACKNOWLEDGED_MAX = 20;
+
+/**
+ * The client ids of one room's sends (issue 19): one per message, kept until the server
+ * acknowledges it. A send that got no acknowledgement may have been stored all the same (its
+ * process died just after), and the composer hands the same text back for the person to send
+ * again: it goes with the same id, and the server answers with the stored message instead of
+ * storing it twice. Exported for tests.
+ */
+export function createSendIds(makeId: () => string = newClientId) {
+  /** Unacknowledged texts and their ids, oldest first. */
+  const pending = new Map<string, string>();
+  return {
+    /** The id to send `text` with: that of its unacknowledged send, else a new one. */
+    idFor(text: string): string {
+      const known = pending.get(text);
+      if (known !== undefined) return known;
+      const id = makeId();
+      pending.set(text, id);
+      if (pending.size > UNACKNOWLEDGED_MAX) pending.delete(pending.keys().next().value!);
+      return id;
+    },
+    /** `text` was stored: sending it again is a new message. */
+    acknowledged(text: string): void {
+      pending.delete(text);
+    },
+  };
+}
+
+/**
  * Joins `roomName` on the shared socket while mounted and keeps its messages, metadata and
  * restriction. After every (re)connect it joins again with `after` = the newest message held, so
  * the server sends only what was missed; everything is merged by id. Leaves on unmount.
@@ -156,6 +199,7 @@ const sameRoom = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  */
 export function useRoom(roomName: string) {
   const [state, dispatch] = useReducer(roomReducer, INITIAL_ROOM_STATE);
+  const [sendIds] = useState(createSendIds);
   const latest = useRef(state);
   useEffect(() => {
     latest.current = state;
@@ -236,21 +280,32 @@ export function useRoom(roomName: string) {
     });
   }, [roomName]);
 
-  /** Sends a message; the acknowledgement says whether it was stored. */
+  /**
+   * Sends a message; the acknowledgement says whether it was stored. A retry of a message that
+   * was not acknowledged carries the same client id, so it is never stored twice.
+   */
   const send = useCallback(
-    (message: string, sender: string): Promise<Ack> =>
-      chatRequest('send_message', { room: roomName, message, sender }),
-    [roomName],
+    async (message: string, sender: string): Promise<Ack> => {
+      const clientId = sendIds.idFor(message);
+      const ack = await chatRequest('send_message', { room: roomName, message, sender, clientId });
+      if (ack.ok) sendIds.acknowledged(message);
+      return ack;
+    },
+    [roomName, sendIds],
   );
 
   /**
-   * The browser's own check caught a message (which is not sent): the room is restricted here at
-   * once, and the server is told so it restricts the room for everyone (decision 014).
+   * The browser's own check caught `text` (which is not sent as a message): the room is restricted
+   * here at once, and the server is sent the text, so it restricts the room for everyone when its
+   * own matcher agrees (decision 014, issue 19).
    */
-  const reportAbuse = useCallback(() => {
-    dispatch({ type: 'flag' });
-    void chatRequest('report_abuse', { roomName });
-  }, [roomName]);
+  const reportAbuse = useCallback(
+    (text: string) => {
+      dispatch({ type: 'flag' });
+      void chatRequest('report_abuse', { roomName, text: text.slice(0, MESSAGE_MAX) });
+    },
+    [roomName],
+  );
   const acknowledge = useCallback(() => dispatch({ type: 'acknowledge' }), []);
 
   /** Lifts the restriction (creator or librarian). */

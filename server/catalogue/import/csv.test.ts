@@ -77,7 +77,23 @@ describe('the CSV parser', () => {
   });
 
   it('keeps text that follows a closing quote rather than losing the row', () => {
-    expect(parseCsv('"ab"c,d\n')[0]?.fields).toEqual(['abc', 'd']);
+    // csv-parse's relax_quotes keeps such a field as written, quotes included.
+    expect(parseCsv('"ab"c,d\n')[0]?.fields).toEqual(['"ab"c', 'd']);
+  });
+
+  it('takes bytes split anywhere, inside a UTF-8 character too, and any mix of line breaks', () => {
+    const bytes = Buffer.from('título,año\r\n"Ñandú\r\ngrande",1999\nÉtude,2001\rLast,2002');
+    const parser = new CsvParser();
+    const records = [];
+    for (let start = 0; start < bytes.length; start += 1) {
+      records.push(...parser.push(bytes.subarray(start, start + 1)));
+    }
+    expect([...records, ...parser.end()]).toEqual([
+      { line: 1, fields: ['título', 'año'] },
+      { line: 2, fields: ['Ñandú\ngrande', '1999'] },
+      { line: 4, fields: ['Étude', '2001'] },
+      { line: 5, fields: ['Last', '2002'] },
+    ]);
   });
 
   it('pairs fields with the header and flags a row with the wrong number of fields', () => {

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { Parser, type CsvError, type Options } from 'csv-parse';
 
 /** One CSV record: its fields and the 1-based line of the file it starts on. */
 export interface CsvRecord {
@@ -8,155 +9,101 @@ export interface CsvRecord {
   error?: string;
 }
 
-type State = 'field-start' | 'unquoted' | 'quoted' | 'quote-in-quoted';
+/**
+ * csv-parse's options for the files the importers read: RFC 4180 with a leading BOM dropped, CRLF,
+ * LF or CR ending any record, blank lines skipped, text after a closing quote or a quote inside an
+ * unquoted field kept rather than the row lost, and rows of any length (toRow judges them).
+ */
+const OPTIONS = {
+  bom: true,
+  record_delimiter: ['\r\n', '\n', '\r'],
+  skip_empty_lines: true,
+  relax_quotes: true,
+  relax_column_count: true,
+} satisfies Options;
+
+const LINE_BREAK = /\r\n?|\n/g;
 
 /**
- * An incremental RFC 4180 parser: feed it chunks of any size, get back the records they complete.
- * Quoted fields may hold commas, doubled quotes and line breaks; CRLF, LF and a leading BOM are
- * accepted. It keeps only the record being read, so memory stays flat however large the file.
+ * An incremental CSV parser over csv-parse: feed it chunks of any size, get back the records they
+ * complete, each with the line it starts on. Line breaks inside quoted fields are stored as LF. It
+ * keeps only the record being read, so memory stays flat however large the file.
  */
 export class CsvParser {
-  private state: State = 'field-start';
-  private field = '';
-  private fields: string[] = [];
-  private line = 1;
-  private recordLine = 1;
-  // A CR already counted as a line break; an LF right after it belongs to the same break.
-  private afterCr = false;
-  private started = false;
+  private readonly parser: Parser;
+  private records: CsvRecord[] = [];
+  // The line after the last record, and how many blank lines csv-parse had skipped by then.
+  private nextLine = 1;
+  private emptyLines = 0;
+
+  constructor() {
+    this.parser = new Parser({
+      ...OPTIONS,
+      // Records are collected here, not pushed to the stream's readable side, so each write
+      // completes at once and push() can hand back what it parsed.
+      on_record: (fields, info) => {
+        this.records.push(this.numbered(fields, info.empty_lines));
+        return null;
+      },
+    });
+    // Errors are read from `errored` right after each call; this only keeps them from being thrown
+    // again as an unhandled 'error' event.
+    this.parser.on('error', () => undefined);
+  }
 
   /** Parses `chunk` and returns the records it completed. */
-  push(chunk: string): CsvRecord[] {
-    const records: CsvRecord[] = [];
-    let text = chunk;
-    if (!this.started && text.length > 0) {
-      this.started = true;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    const length = text.length;
-    let i = 0;
-    while (i < length) {
-      const char = text[i] as string;
-      if (this.afterCr) {
-        this.afterCr = false;
-        if (char === '\n') {
-          i += 1;
-          continue;
-        }
-      }
-      switch (this.state) {
-        case 'field-start':
-          if (char === '"') {
-            this.state = 'quoted';
-          } else if (char === ',') {
-            this.fields.push('');
-          } else if (char === '\n' || char === '\r') {
-            this.endRecord(records, char);
-          } else {
-            this.state = 'unquoted';
-            continue;
-          }
-          i += 1;
-          break;
-        case 'unquoted': {
-          // Copy the run up to the next separator in one slice: most fields are plain.
-          let end = i;
-          while (end < length) {
-            const c = text[end];
-            if (c === ',' || c === '\n' || c === '\r') break;
-            end += 1;
-          }
-          this.field += text.slice(i, end);
-          i = end;
-          if (i < length) {
-            const separator = text[i] as string;
-            i += 1;
-            if (separator === ',') this.endField();
-            else this.endRecord(records, separator);
-          }
-          break;
-        }
-        case 'quoted': {
-          let end = i;
-          while (end < length) {
-            const c = text[end];
-            if (c === '"' || c === '\n' || c === '\r') break;
-            end += 1;
-          }
-          this.field += text.slice(i, end);
-          i = end;
-          if (i < length) {
-            const special = text[i] as string;
-            i += 1;
-            if (special === '"') {
-              this.state = 'quote-in-quoted';
-            } else {
-              // Line breaks inside a field are stored as LF whatever the file used.
-              this.field += '\n';
-              this.line += 1;
-              this.afterCr = special === '\r';
-            }
-          }
-          break;
-        }
-        case 'quote-in-quoted':
-          if (char === '"') {
-            this.field += '"';
-            this.state = 'quoted';
-          } else if (char === ',') {
-            this.endField();
-          } else if (char === '\n' || char === '\r') {
-            this.endRecord(records, char);
-          } else {
-            // Text after a closing quote is not RFC 4180; keep it rather than lose the row.
-            this.field += char;
-            this.state = 'unquoted';
-          }
-          i += 1;
-          break;
-      }
-    }
-    return records;
+  push(chunk: string | Buffer): CsvRecord[] {
+    this.parser.write(chunk);
+    if (this.parser.errored) throw this.parser.errored;
+    return this.take();
   }
 
   /** Flushes the last record (a file need not end with a line break). */
   end(): CsvRecord[] {
-    const records: CsvRecord[] = [];
-    if (this.state === 'quoted') {
-      this.fields.push(this.field);
-      records.push({
-        line: this.recordLine,
-        fields: this.fields,
-        error: `a quoted field opened on line ${this.recordLine} is never closed`,
+    let flushed = false;
+    this.parser.once('prefinish', () => {
+      flushed = true;
+    });
+    this.parser.end();
+    const error = this.parser.errored as CsvError | null;
+    if (error?.code === 'CSV_QUOTE_NOT_CLOSED') {
+      const line = this.nextLine + Number(error.empty_lines) - this.emptyLines;
+      this.records.push({
+        line,
+        fields: [],
+        error: `a quoted field opened on line ${line} is never closed`,
       });
-    } else if (this.state !== 'field-start' || this.fields.length > 0) {
-      this.fields.push(this.field);
-      records.push({ line: this.recordLine, fields: this.fields });
+    } else if (error) {
+      throw error;
+    } else if (!flushed) {
+      throw new Error('csv-parse did not flush the last record synchronously');
     }
-    this.fields = [];
-    this.field = '';
-    this.state = 'field-start';
+    return this.take();
+  }
+
+  private take(): CsvRecord[] {
+    const records = this.records;
+    this.records = [];
     return records;
   }
 
-  private endField(): void {
-    this.fields.push(this.field);
-    this.field = '';
-    this.state = 'field-start';
-  }
-
-  private endRecord(records: CsvRecord[], lineBreak: string): void {
-    const blank = this.state === 'field-start' && this.fields.length === 0;
-    if (!blank) {
-      this.fields.push(this.field);
-      records.push({ line: this.recordLine, fields: this.fields });
+  /**
+   * Gives a record the line it starts on: the line after the previous record, plus the blank lines
+   * skipped since. csv-parse's own line count is not used: it counts a CRLF as two lines.
+   */
+  private numbered(fields: string[], emptyLines: number): CsvRecord {
+    const line = this.nextLine + emptyLines - this.emptyLines;
+    let breaks = 0;
+    for (let index = 0; index < fields.length; index += 1) {
+      const field = fields[index] as string;
+      if (field.includes('\n') || field.includes('\r')) {
+        breaks += field.match(LINE_BREAK)?.length ?? 0;
+        fields[index] = field.replace(LINE_BREAK, '\n');
+      }
     }
-    this.fields = [];
-    this.field = '';
-    this.state = 'field-start';
-    this.line += 1;
-    this.recordLine = this.line;
-    this.afterCr = lineBreak === '\r';
+    this.emptyLines = emptyLines;
+    this.nextLine = line + breaks + 1;
+    return { line, fields };
   }
 }
 
@@ -169,8 +116,8 @@ export function parseCsv(text: string): CsvRecord[] {
 /** Streams the records of a UTF-8 CSV file without reading it whole. */
 export async function* readCsvRecords(file: string): AsyncGenerator<CsvRecord> {
   const parser = new CsvParser();
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 });
-  for await (const chunk of stream) yield* parser.push(chunk as string);
+  const stream = createReadStream(file, { highWaterMark: 64 * 1024 });
+  for await (const chunk of stream) yield* parser.push(chunk as Buffer);
   yield* parser.end();
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { openTestDatabase, testDatabaseKinds } from '../../test/databases.ts';
+import { searchCatalogue } from '../search.ts';
 import {
   coverUrl,
   GOODBOOKS_SOURCE,
@@ -63,12 +64,12 @@ describe('goodbooks rows', () => {
     );
     expect(item).toEqual({
       kind: 'book',
-      source_id: '0439023483',
+      source_id: '9780439023481',
       title: 'The Salt Road',
       authors: ['J.K. Rowling', 'Mary GrandPré'],
       year: 2008,
       description: 'Series: Coastlines #1',
-      isbn: '0439023483',
+      isbn: '9780439023481',
       language: 'eng',
       cover_url: 'https://images.example.org/42m.jpg',
     });
@@ -80,6 +81,16 @@ describe('goodbooks rows', () => {
     const { item } = parseGoodbooksRow(row({ isbn: '' }));
     expect(item?.isbn).toBeNull();
     expect(item?.source_id).toBe('goodreads:42');
+  });
+
+  it('stores the ISBN-13 of the ISBN-10, and refuses one whose check digit is wrong', () => {
+    expect(parseGoodbooksRow(row({ isbn: '80442957x' })).item).toMatchObject({
+      isbn: '9780804429573',
+      source_id: '9780804429573',
+    });
+    expect(parseGoodbooksRow(row({ isbn: '439023484' })).error).toBe(
+      'the ISBN "439023484" is not a valid ISBN: wrong check digit or unassigned range',
+    );
   });
 
   it('explains what is wrong with a bad row', () => {
@@ -117,7 +128,7 @@ describe.each(testDatabaseKinds())('importing a goodbooks file on %s', (kind) =>
       { line: 9, reason: 'the year 1999.5 is not a whole year' },
       {
         line: 10,
-        reason: 'repeats the ISBN 080442957X of line 2; the first one is kept',
+        reason: 'repeats the ISBN 9780804429573 of line 2; the first one is kept',
       },
     ]);
     expect(first.badRows).toEqual(bad);
@@ -137,17 +148,17 @@ describe.each(testDatabaseKinds())('importing a goodbooks file on %s', (kind) =>
         language: null,
         source: GOODBOOKS_SOURCE,
       },
-      expect.objectContaining({ title: 'Notes from the Tide Pool', isbn: '0123456789' }),
+      expect.objectContaining({ title: 'Notes from the Tide Pool', isbn: '9780123456786' }),
       expect.objectContaining({
         title: 'The "Quiet" Lighthouse, Revisited',
-        isbn: '0031601584',
+        isbn: '9780031601582',
         year: null,
       }),
       expect.objectContaining({
         title: 'The Salt Road',
         authors: ['Ada Quill', 'Ben Ortiz'],
         year: 2008,
-        isbn: '080442957X',
+        isbn: '9780804429573',
       }),
       expect.objectContaining({ title: 'Winter Ledger', language: 'en-US' }),
     ]);
@@ -159,6 +170,50 @@ describe.each(testDatabaseKinds())('importing a goodbooks file on %s', (kind) =>
       .select((eb) => eb.fn.countAll<string>().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(5);
+  });
+
+  it('takes a book the catalogue has under its ISBN-13 for the same book as its ISBN-10', async () => {
+    handle = await openTestDatabase(kind);
+    const typed = await handle.db
+      .insertInto('items')
+      .values({
+        kind: 'book',
+        title: 'Salt Road',
+        authors: ['A. Quill'],
+        isbn: '9780804429573',
+        source: 'catalogue',
+        source_id: 'typed-1',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    const result = await importGoodbooks(handle.db, FIXTURE);
+    expect(result.counts).toMatchObject({ inserted: 4, updated: 1 });
+    const salt = await handle.db
+      .selectFrom('items')
+      .select(['id', 'title', 'authors', 'isbn', 'source'])
+      .where('title', 'like', '%Salt Road%')
+      .execute();
+    expect(salt).toEqual([
+      {
+        id: typed.id,
+        title: 'The Salt Road',
+        authors: ['Ada Quill', 'Ben Ortiz'],
+        isbn: '9780804429573',
+        source: 'catalogue',
+      },
+    ]);
+
+    // Either form, hyphenated or not, finds the one book.
+    for (const q of ['080442957X', '0-8044-2957-x', '978-0-8044-2957-3', '9780804429573']) {
+      const found = await searchCatalogue(handle.db, { q, page: 1, pageSize: 20, featured: false });
+      expect(
+        found.rows.map((row) => row.id),
+        q,
+      ).toEqual([typed.id]);
+    }
+    const wrongDigit = { q: '080442957-1', page: 1, pageSize: 20, featured: false };
+    expect((await searchCatalogue(handle.db, wrongDigit)).total).toBe(0);
   });
 
   it('updates the fields that changed when the file changes', async () => {
@@ -174,7 +229,7 @@ describe.each(testDatabaseKinds())('importing a goodbooks file on %s', (kind) =>
     const book = await handle.db
       .selectFrom('items')
       .select(['title', 'language'])
-      .where('isbn', '=', '1234567890')
+      .where('isbn', '=', '9781234567897')
       .executeTakeFirstOrThrow();
     expect(book).toEqual({ title: 'Winter Ledger (Revised)', language: 'eng' });
   });

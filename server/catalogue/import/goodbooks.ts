@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { normaliseIsbn } from '../isbn.ts';
 import { matchKey, splitList, squash, titleProblem, yearProblem } from './text.ts';
 import {
   writeRows,
@@ -61,8 +62,15 @@ export function parseGoodbooksRow(row: Readonly<Record<string, string>>): Parsed
   const problem = titleProblem(finalTitle);
   if (problem) return { error: problem };
 
-  const { isbn, error } = padIsbn(row.isbn ?? '');
+  const { isbn: isbn10, error } = padIsbn(row.isbn ?? '');
   if (error) return { error };
+  // Stored as the ISBN-13, the one form of every ISBN in the catalogue.
+  const isbn = isbn10 === null ? null : normaliseIsbn(isbn10);
+  if (isbn10 !== null && isbn === null) {
+    return {
+      error: `the ISBN "${(row.isbn ?? '').trim()}" is not a valid ISBN: wrong check digit or unassigned range`,
+    };
+  }
 
   const authors = splitList(row.authors ?? '', ',');
   const yearText = (row.original_publication_year ?? '').trim();
@@ -98,7 +106,10 @@ export function parseGoodbooksRow(row: Readonly<Record<string, string>>): Parsed
   };
 }
 
-/** Imports goodbooks-10k `books.csv`, streaming it; books are matched by ISBN on re-runs. */
+/**
+ * Imports goodbooks-10k `books.csv`, streaming it; books are matched by ISBN-13 on re-runs, so one
+ * already in the catalogue under its ISBN-10 or ISBN-13 (another source, a librarian) is updated.
+ */
 export function importGoodbooks(
   db: Kysely<Database>,
   file: string,

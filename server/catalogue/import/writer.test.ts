@@ -38,13 +38,13 @@ describe.each(testDatabaseKinds())('the batched writer on %s', (kind) => {
     const result = await writeRows(
       handle.db,
       rows(
-        book('0000000001', 'One'),
-        book('0000000002', 'Two'),
+        book('9780000000019', 'One'),
+        book('9780000000026', 'Two'),
         'broken row',
-        book('0000000001', 'One again'),
+        book('9780000000019', 'One again'),
         book(null, 'No ISBN', 'key-a'),
         book(null, 'No ISBN again', 'key-a'),
-        book('0000000003', 'Three'),
+        book('9780000000033', 'Three'),
       ),
       {
         source: 'test',
@@ -64,7 +64,7 @@ describe.each(testDatabaseKinds())('the batched writer on %s', (kind) => {
       { line: 4, reason: 'broken row' },
       {
         line: 5,
-        reason: 'repeats the ISBN 0000000001 of an earlier row; the first one is kept',
+        reason: 'repeats the ISBN 9780000000019 of an earlier row; the first one is kept',
       },
       {
         line: 7,
@@ -82,8 +82,8 @@ describe.each(testDatabaseKinds())('the batched writer on %s', (kind) => {
     // The parsers never produce these; the database's CHECK constraints are the last line.
     const result = await writeRows(
       handle.db,
-      rows(book('0000000001', 'Good'), book('BAD-ISBN!!', 'Bad ISBN'), {
-        ...book('0000000002', 'Old'),
+      rows(book('9780000000019', 'Good'), book('BAD-ISBN!!', 'Bad ISBN'), {
+        ...book('9780000000026', 'Old'),
         year: 9999,
       }),
       { source: 'test', onBadRow: (row) => bad.push(row) },
@@ -98,12 +98,12 @@ describe.each(testDatabaseKinds())('the batched writer on %s', (kind) => {
     await handle.db
       .insertInto('items')
       .values({
-        ...book('0000000001', 'Typed by a librarian'),
+        ...book('9780000000019', 'Typed by a librarian'),
         source: 'librarian',
         source_id: 'x1',
       })
       .execute();
-    const result = await writeRows(handle.db, rows(book('0000000001', 'The Real Title')), {
+    const result = await writeRows(handle.db, rows(book('9780000000019', 'The Real Title')), {
       source: 'test',
     });
     expect(result.counts).toMatchObject({ inserted: 0, updated: 1 });

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Server, Socket } from 'socket.io';
 import type { Moderator } from '#contract/moderation.ts';
 import type { Ack, ClientToServerEvents, ServerToClientEvents } from '#contract/socket/chat.ts';
+import type { EventBudget } from '../../chat/event-budget.ts';
 import type { SendRate } from '../../chat/send-rate.ts';
 import { findRoom, type createMessageWriter, type RoomRow } from '../../chat/store.ts';
 import type { Database } from '../../db/schema.ts';
@@ -43,6 +44,8 @@ export interface ChatContext {
   moderator: Moderator;
   writer: ReturnType<typeof createMessageWriter>;
   sendRate: SendRate;
+  /** The budgets of every other event, per socket and per person (issue 19). */
+  eventBudget: EventBudget;
   /** Sends every client the room list soon, once for a burst of changes. */
   pushRooms: () => void;
   /** Settles once this process has beaten, so that its own members count in a room list. */

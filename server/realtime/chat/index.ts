@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createModerator } from '#contract/moderation.ts';
+import { createEventBudget, type SocketBudgets } from '../../chat/event-budget.ts';
 import { createSendRate } from '../../chat/send-rate.ts';
 import {
   beat,
@@ -11,6 +12,7 @@ import {
   SERVER_STALE_MS,
 } from '../../chat/store.ts';
 import type { Database } from '../../db/schema.ts';
+import { RateLimitError } from '../../http/rate-limit.ts';
 import { presentRoom } from '../../presenters/chat.ts';
 import { heardFromOtherProcesses } from '../adapter.ts';
 import type { ChatContext, ChatServer, ChatSocket } from './context.ts';
@@ -39,6 +41,8 @@ export function mountChat(
     log: FastifyBaseLogger;
     moderationWords: readonly string[];
     now?: () => Date;
+    /** The event budgets; the contract's unless a test of other rules lifts them. */
+    budgets?: SocketBudgets;
   },
 ) {
   const { db, log } = options;
@@ -46,6 +50,7 @@ export function mountChat(
   const serverId = randomUUID();
   const moderator = createModerator(options.moderationWords);
   const writer = createMessageWriter(db);
+  const sharing = () => heardFromOtherProcesses(io.of('/').adapter);
 
   let pushTimer: NodeJS.Timeout | undefined;
   /** Sends every client the room list soon, once for a burst of changes. */
@@ -78,8 +83,10 @@ export function mountChat(
     moderator,
     writer,
     // While other processes share this database, a person may be connected to several of them:
-    // the rate is then counted in the database too (decision 014).
-    sendRate: createSendRate({ db, sharing: () => heardFromOtherProcesses(io.of('/').adapter) }),
+    // the rate and the budgets of rooms and reports are then counted in the database too
+    // (decision 014, issue 19).
+    sendRate: createSendRate({ db, sharing }),
+    eventBudget: createEventBudget({ db, sharing, budgets: options.budgets }),
     pushRooms,
     ready,
   };
@@ -87,11 +94,20 @@ export function mountChat(
   const timer = setInterval(() => {
     heartbeat().catch((error: unknown) => log.warn({ err: error }, 'chat heartbeat failed'));
     context.sendRate.forgetQuietSenders();
+    context.eventBudget.forgetQuiet();
   }, HEARTBEAT_MS);
   timer.unref();
 
+  // After the sign-in check (mountRealtime's): a person whose socket was just closed for flooding
+  // is refused before anything else is done for the connection (issue 19).
+  io.use((socket, next) => {
+    const waitMs = context.eventBudget.shutOutFor(socket.data.user.id);
+    next(waitMs > 0 ? new RateLimitError(Math.ceil(waitMs / 1000)) : undefined);
+  });
+
   io.on('connection', (socket: ChatSocket) => {
-    const connection = { socket, user: socket.data.user, on: createOn(socket, log) };
+    const budget = context.eventBudget.forSocket(socket.data.user);
+    const connection = { socket, user: socket.data.user, on: createOn(socket, log, budget) };
     roomEvents(context, connection);
     messageEvents(context, connection);
     moderationEvents(context, connection);

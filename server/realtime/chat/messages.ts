@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { CHAT_TEXT, type RoomHistoryInfo } from '#contract/socket/chat.ts';
-import { findRoom, roomHistory, type RoomRow } from '../../chat/store.ts';
+import { findRoom, findSentMessage, roomHistory, type RoomRow } from '../../chat/store.ts';
 import type { Database } from '../../db/schema.ts';
 import { presentMessage } from '../../presenters/chat.ts';
 import { Refusal } from '../../refusal.ts';
@@ -35,7 +35,9 @@ export async function catchUp(db: Kysely<Database>, room: RoomRow, after: string
 
 /**
  * `send_message`: the person's rate, then the abuse check (a hit restricts the room instead of
- * storing anything), then the message stored before it is acknowledged and delivered.
+ * storing anything), then the message stored before it is acknowledged and delivered. A retry
+ * with the `clientId` of a stored message is acknowledged with that message, which is neither
+ * stored nor delivered again (issue 19).
  */
 export function messageEvents(context: ChatContext, { socket, user, on }: ChatConnection) {
   const { db, io, moderator, writer } = context;
@@ -57,7 +59,20 @@ export function messageEvents(context: ChatContext, { socket, user, on }: ChatCo
       senderId: user.id,
       senderName: user.chatName,
       content: body.message,
+      clientId: body.clientId,
+      // The badge comes from the role the server knows, never from anything the client sends.
+      senderIsStaff: user.role === 'librarian',
     });
+    if (!row && body.clientId !== undefined) {
+      // Sent before, perhaps stored but never acknowledged (its process died), or twice at once.
+      const sent = await findSentMessage(db, user.id, body.clientId);
+      if (sent) {
+        if (sent.room_id !== joined.id || sent.content !== body.message) {
+          throw new Refusal(409, 'That message id was already used for another message.');
+        }
+        return { ok: true, id: sent.id };
+      }
+    }
     if (!row) {
       // Gone or restricted since the person joined: say which.
       const current = await findRoom(db, joined.name);

@@ -1,4 +1,9 @@
+import type { Kysely } from 'kysely';
+import { REPORT_INTERVAL_SECONDS, REPORT_TEXT } from '#contract/socket/chat.ts';
+import { recordReport } from '../../chat/reports.ts';
 import { setRestricted } from '../../chat/store.ts';
+import type { Database } from '../../db/schema.ts';
+import { enforceRateLimits, RateLimitError } from '../../http/rate-limit.ts';
 import { presentRoomMetadata } from '../../presenters/chat.ts';
 import { Refusal } from '../../refusal.ts';
 import {
@@ -6,6 +11,7 @@ import {
   existingRoom,
   joinedRoom,
   mayManage,
+  ROOM_GONE,
   type ChatConnection,
   type ChatContext,
 } from './context.ts';
@@ -32,25 +38,71 @@ export async function restrict(
 }
 
 /**
+ * Takes the person's one report of a room per `REPORT_INTERVAL_SECONDS`: 0 when taken, else the
+ * seconds until the next may be made. Counted in `rate_limits` (one atomic upsert), so it holds
+ * across processes and concurrent reports, and the sweeper forgets it once the window is over.
+ */
+async function takeReportTurn(
+  db: Kysely<Database>,
+  reporterId: string,
+  roomId: string,
+): Promise<number> {
+  try {
+    await enforceRateLimits(db, [
+      {
+        key: `chat-report:${reporterId}:${roomId}`,
+        limit: 1,
+        windowSeconds: REPORT_INTERVAL_SECONDS,
+      },
+    ]);
+    return 0;
+  } catch (error) {
+    if (error instanceof RateLimitError) return error.retryAfterSeconds;
+    throw error;
+  }
+}
+
+/**
  * A room's restriction: `report_abuse` (the browser caught abusive language) restricts it as a
- * caught message would, and `lift_restriction` lifts it (its creator or a librarian).
+ * caught message would, when the server's own matcher finds abuse in the text reported, and is
+ * otherwise recorded for the moderators; `lift_restriction` lifts it (its creator or a librarian).
  */
 export function moderationEvents(context: ChatContext, { socket, user, on }: ChatConnection) {
-  const { db, io, log, pushRooms } = context;
+  const { db, io, log, moderator, pushRooms } = context;
 
   on('report_abuse', async (payload) => {
-    // The browser's copy of the matcher caught a message and kept it; the server restricts the
-    // room as it would have. Anyone in the room could do the same by sending the words, so this
-    // gives nobody a power they lacked, and the words themselves never travel.
+    // The browser's copy of the matcher caught a message and kept it, and sends its text. The
+    // room is restricted for everyone only when the server's matcher finds abuse in that text,
+    // as it would have in the message: anyone in the room could do the same by sending the words,
+    // so this gives nobody a power they lacked. A report without such words restricts nothing
+    // (issue 19: a bare report muted any room at will); it is kept for the moderators.
     const body = parsePayload('report_abuse', payload);
     const joined = joinedRoom(
       socket,
       body.roomName,
       'Join the room before reporting anything in it.',
     );
-    if (await restrict(context, joined.name)) {
-      log.info({ userId: user.id, roomId: joined.id }, 'the browser caught abusive language');
+    const wait = await takeReportTurn(db, user.id, joined.id);
+    if (wait > 0) return { ok: false, message: REPORT_TEXT.tooSoon, retryAfter: wait };
+    // Unmatched text is not kept: see the migration of `chat_reports`.
+    const abusive = body.text !== undefined && moderator.isAbusive(body.text) ? body.text : null;
+    const reportId = await recordReport(db, {
+      reporterId: user.id,
+      roomId: joined.id,
+      text: abusive,
+    });
+    if (reportId === undefined) throw new Refusal(404, ROOM_GONE);
+    if (abusive !== null) {
+      if (await restrict(context, joined.name)) {
+        log.info(
+          { userId: user.id, roomId: joined.id, reportId },
+          'the browser caught abusive language',
+        );
+      }
+      return { ok: true };
     }
+    log.info({ userId: user.id, roomId: joined.id, reportId }, 'a report for the moderators');
+    return { ok: true, message: REPORT_TEXT.received };
   });
 
   on('lift_restriction', async (payload) => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DATABASE_BIGINT_MAX } from '#contract/limits.ts';
 import { isScreenPath, roomPath } from '#contract/routes.ts';
 import {
   CHAT_USERNAME_MAX,
@@ -32,7 +33,13 @@ const CONTROL_REFUSAL = 'Room names cannot hold control characters';
 
 const roomName = enteredText(1, ROOM_NAME_MAX).filter((name) => name !== '.' && name !== '..');
 const displayName = fc.option(enteredText(1, CHAT_USERNAME_MAX), { nil: undefined });
-const messageId = fc.bigInt({ min: 1n, max: 10n ** 20n - 1n }).map(String);
+const messageId = fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }).map(String);
+/** Digits a message id cannot be: beyond `bigint` (issue 19's "99999999999999999999"), or zero. */
+const outOfRangeId = fc.oneof(
+  fc.bigInt({ min: DATABASE_BIGINT_MAX + 1n, max: 10n ** 20n - 1n }).map(String),
+  fc.constant('99999999999999999999'),
+  fc.stringMatching(/^0{1,20}$/),
+);
 
 /** A payload each event accepts. */
 const VALID: { [E in Event]: fc.Arbitrary<Record<string, unknown>> } = {
@@ -46,13 +53,21 @@ const VALID: { [E in Event]: fc.Arbitrary<Record<string, unknown>> } = {
   ),
   join_room: fc.record({ roomName, after: messageId }, { requiredKeys: ['roomName'] }),
   send_message: fc.record(
-    { room: roomName, message: enteredText(1, MESSAGE_MAX), sender: displayName },
+    {
+      room: roomName,
+      message: enteredText(1, MESSAGE_MAX),
+      sender: displayName,
+      clientId: fc.uuid({ version: 4 }),
+    },
     { requiredKeys: ['room', 'message'] },
   ),
   close_room: fc.record({ roomName, username: displayName }, { requiredKeys: ['roomName'] }),
   load_history: fc.record({ roomName, before: messageId }),
   lift_restriction: fc.record({ roomName }),
-  report_abuse: fc.record({ roomName }),
+  report_abuse: fc.record(
+    { roomName, text: fc.string({ maxLength: MESSAGE_MAX }) },
+    { requiredKeys: ['roomName'] },
+  ),
 };
 
 /** The room-name field of each event's payload. */
@@ -135,7 +150,8 @@ describe('chat payload parsing (fast-check)', () => {
         (payload, taint, at) => {
           // One text field of the payload gets the character somewhere inside.
           const fields = Object.keys(payload).filter(
-            (key) => typeof payload[key] === 'string' && !['after', 'before'].includes(key),
+            (key) =>
+              typeof payload[key] === 'string' && !['after', 'before', 'clientId'].includes(key),
           );
           const field = fields[at % fields.length]!;
           const text = payload[field] as string;
@@ -242,6 +258,30 @@ describe('chat payload parsing (fast-check)', () => {
           )
           .map(([name, after]) => ['join_room', { roomName: name, after }]),
         'after must be a message id',
+      ],
+      [
+        'history page before an id beyond what the database holds, or zero',
+        fc
+          .tuple(roomName, outOfRangeId)
+          .map(([name, before]) => ['load_history', { roomName: name, before }]),
+        `before must be a message id, a whole number from 1 to ${DATABASE_BIGINT_MAX}`,
+      ],
+      [
+        'join after an id beyond what the database holds, or zero',
+        fc
+          .tuple(roomName, outOfRangeId)
+          .map(([name, after]) => ['join_room', { roomName: name, after }]),
+        `after must be a message id, a whole number from 1 to ${DATABASE_BIGINT_MAX}`,
+      ],
+      [
+        'client id that is not a UUID',
+        fc
+          .tuple(
+            roomName,
+            hostileString.filter((text) => !/^[0-9a-f-]{36}$/i.test(text)),
+          )
+          .map(([room, clientId]) => ['send_message', { room, message: 'hi', clientId }]),
+        'clientId must be a UUID',
       ],
       [
         'new room named "." or ".." (its address would resolve elsewhere)',

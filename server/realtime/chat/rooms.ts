@@ -1,4 +1,6 @@
+import { NAME_TEXT } from '#contract/names.ts';
 import { CHAT_TEXT, OPEN_ROOMS_PER_PERSON_MAX } from '#contract/socket/chat.ts';
+import { impersonatesStaff } from '../../chat/names.ts';
 import {
   countRoomsCreatedBy,
   createRoom,
@@ -51,6 +53,11 @@ export function roomEvents(context: ChatContext, { socket, user, on }: ChatConne
 
   on('create_room', async (payload) => {
     const body = parsePayload('create_room', payload);
+    // A room may not pass for the library's own ('Staff desk', 'Ask a librarian'): only the staff
+    // words are kept, not the library's name, which study groups' rooms may well mention.
+    if (user.role !== 'librarian' && impersonatesStaff(body.roomName)) {
+      throw new Refusal(403, NAME_TEXT.keptForStaff);
+    }
     // Rooms stay until closed and every socket receives the list: one person cannot grow it
     // without bound. (Two creations at the same instant may both pass; the bound holds roughly.)
     if (

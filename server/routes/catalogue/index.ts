@@ -16,7 +16,9 @@ import {
   readItemPage,
 } from '../../catalogue/items.ts';
 import { searchCatalogue } from '../../catalogue/search.ts';
+import { currentUser } from '../../auth/session.ts';
 import { parseInput } from '../../http/errors.ts';
+import { Refusal } from '../../refusal.ts';
 import {
   presentCatalogueItem,
   presentCourseMaterial,
@@ -55,13 +57,21 @@ export async function catalogueRoutes(
       query: searchQuerySchema,
       response: searchResponseSchema,
     }),
-    async (request) => {
+    async (request, reply) => {
       const query = parseInput(searchQuerySchema, request.query);
+      // Withdrawn items only for a librarian who asks (the desk's catalogue); who asks is read
+      // only then, so a plain search costs no session read.
+      const withdrawn =
+        query.withdrawn && (await currentUser(request, reply, context))?.role === 'librarian';
       // Outside sources only for a book search by words, on its first page, under our results.
       const federated =
-        external.enabled && query.q !== '' && query.page === 1 && (query.type ?? 'book') === 'book';
+        !withdrawn &&
+        external.enabled &&
+        query.q !== '' &&
+        query.page === 1 &&
+        (query.type ?? 'book') === 'book';
       const [result, outside] = await Promise.all([
-        searchCatalogue(db, query),
+        searchCatalogue(db, query, { withdrawn }),
         federated ? external.search(query.q) : Promise.resolve(undefined),
       ]);
       return {
@@ -87,7 +97,17 @@ export async function catalogueRoutes(
       params: uuidParams('item'),
       response: itemDetailSchema,
     }),
-    async (request) => presentItemDetail(await findItem(db, request.params.id)),
+    async (request, reply) => {
+      const item = await findItem(db, request.params.id, { withdrawn: true });
+      // A withdrawn item is there only for librarians; who asks is read only then.
+      if (item.withdrawn_at !== null) {
+        const user = await currentUser(request, reply, context);
+        if (user?.role !== 'librarian') {
+          throw new Refusal(404, 'There is no such item in the catalogue.');
+        }
+      }
+      return presentItemDetail(item);
+    },
   );
 
   app.get(

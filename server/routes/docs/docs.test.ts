@@ -89,8 +89,9 @@ describe('GET /api/docs, the OpenAPI description', () => {
       const declared = (described!.parameters ?? []).filter((parameter) => parameter.in === 'path');
       expect(declared.map((parameter) => parameter.name)).toEqual(inPath);
       expect(Boolean(described!.requestBody), `${path} body`).toBe(Boolean(operation.body));
-      expect(Object.keys(described!.responses)).toContain(operation.redirect ? '302' : '200');
-      if (operation.response) expect(Object.keys(described!.responses)).toContain('200');
+      const success = operation.created ? '201' : '200';
+      expect(Object.keys(described!.responses)).toContain(operation.redirect ? '302' : success);
+      if (operation.response) expect(Object.keys(described!.responses)).toContain(success);
       expect(Object.keys(described!.responses)).toContain('500');
       if (access !== 'guest') expect(Object.keys(described!.responses)).toContain('401');
       expect(described!.security).toEqual(

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { healthResponseSchema } from '#contract/http/health.ts';
 import { errorResponseSchema } from '#contract/http/errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 
@@ -19,7 +20,7 @@ describe.each(testDatabaseKinds())('GET /api/health on %s', (kind) => {
     expect(response.headers['cache-control']).toBe('no-store');
   });
 
-  it('answers 503 with the error shape when the database does not answer', async () => {
+  it('answers 503 with the error shape and Retry-After when the database does not answer', async () => {
     testApp = await createTestApp(kind);
     await testApp.database.close();
     await expect(testApp.database.ping()).rejects.toThrow();
@@ -27,5 +28,9 @@ describe.each(testDatabaseKinds())('GET /api/health on %s', (kind) => {
     expect(response.statusCode).toBe(503);
     const body = errorResponseSchema.parse(response.json());
     expect(body.message).toMatch(/database is not answering/);
+    // A few seconds: what a 503 of any call says while the database is away.
+    expect(response.headers['retry-after']).toBe(String(DATABASE_RETRY_AFTER_SECONDS));
+    expect(DATABASE_RETRY_AFTER_SECONDS).toBeGreaterThanOrEqual(1);
+    expect(DATABASE_RETRY_AFTER_SECONDS).toBeLessThanOrEqual(30);
   });
 });

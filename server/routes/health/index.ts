@@ -1,4 +1,5 @@
 import { healthResponseSchema } from '#contract/http/health.ts';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
 import { Refusal } from '../../refusal.ts';
 import { presentHealth } from '../../presenters/health.ts';
 import type { RouteContext } from '../context.ts';
@@ -17,14 +18,18 @@ export async function healthRoutes(
       description: 'Answers once the database has answered.',
       access: 'guest',
       response: healthResponseSchema,
-      errors: { 503: 'The database is not answering.' },
+      errors: { 503: 'The database is not answering: try again after `Retry-After` seconds.' },
     }),
     async (request, reply) => {
       try {
         await database.ping();
       } catch (error) {
         request.log.warn({ err: error }, 'health check: database did not answer');
-        throw new Refusal(503, 'The database is not answering. Please try again shortly.');
+        // A load balancer or a monitor waits this long before asking again (issue 19).
+        throw Object.assign(
+          new Refusal(503, 'The database is not answering. Please try again shortly.'),
+          { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
+        );
       }
       reply.header('cache-control', 'no-store');
       return presentHealth(database.kind);

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVE_RESERVATIONS_MAX } from '#contract/http/reservations.ts';
 import { RESERVATION_TIME_SLOTS } from '#contract/limits.ts';
+import { setNumberedCopies } from '../../catalogue/copies.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { reservableDates } from '../../reservations/calendar.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
@@ -68,11 +69,11 @@ describe.each(testDatabaseKinds())('reservation histories on %s (fast-check)', (
     bookIds = [];
     for (const book of BOOKS) {
       const row = await testApp.database.db
-        .updateTable('items')
-        .set({ copies: book.copies, copies_unavailable: 0 })
+        .selectFrom('items')
+        .select('id')
         .where('source_id', '=', book.sourceId)
-        .returning('id')
         .executeTakeFirstOrThrow();
+      await setNumberedCopies(testApp.database.db, row.id, book.copies);
       bookIds.push(row.id);
     }
   });

@@ -6,6 +6,7 @@ import {
   reservationDaysResponseSchema,
   reservationResponseSchema,
 } from '#contract/http/reservations.ts';
+import { setNumberedCopies } from '../../catalogue/copies.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
@@ -329,11 +330,7 @@ describe.each(testDatabaseKinds())('reservations on %s', (kind) => {
   });
 
   it('200 students racing for the last free copy: exactly one wins, 199 get 409, no 5xx', async () => {
-    await testApp.database.db
-      .updateTable('items')
-      .set({ copies: 3, copies_unavailable: 0 })
-      .where('id', '=', books.time)
-      .execute();
+    await setNumberedCopies(testApp.database.db, books.time, 3);
     // Two of the three copies are already held.
     expect((await reserve(student, books.time)).statusCode).toBe(200);
     expect((await reserve(other, books.time)).statusCode).toBe(200);
@@ -346,11 +343,7 @@ describe.each(testDatabaseKinds())('reservations on %s', (kind) => {
       /Every copy of "The Time Machine"/,
     );
     expect(await activeRows(books.time)).toHaveLength(3);
-    await testApp.database.db
-      .updateTable('items')
-      .set({ copies: 2 })
-      .where('id', '=', books.time)
-      .execute();
+    await setNumberedCopies(testApp.database.db, books.time, 2);
   }, 120_000);
 
   it('one person firing parallel requests cannot pass the 3-reservation limit', async () => {

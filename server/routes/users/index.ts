@@ -24,7 +24,12 @@ import { currentUser, forwardCookies, toFetchHeaders } from '../../auth/session.
 import { completeProviderProfile, registerWithPassword } from '../../commands/register-user.ts';
 import { parseInput } from '../../http/errors.ts';
 import { Refusal } from '../../refusal.ts';
-import { enforceRateLimits } from '../../http/rate-limit.ts';
+import { enforceRateLimits, type RateRule } from '../../http/rate-limit.ts';
+import {
+  claimSignInAttempt,
+  recordFailedSignIn,
+  recordSignIn,
+} from '../../http/sign-in-throttle.ts';
 import { presentCurrentUser } from '../../presenters/user.ts';
 import { sessionRoom } from '../../realtime/index.ts';
 import { findSignUpState, resetTokenOwner, userRole } from '../../users/store.ts';
@@ -32,9 +37,19 @@ import type { RouteContext } from '../context.ts';
 import { declareRoute, signedInCaller, type DeclaringInstance } from '../declare-route.ts';
 
 // Per-address limits are generous (a campus puts many people behind one address); per-e-mail
-// limits are what stop guessing at one account.
+// limits are what stop probing one account. Sign-in has none per e-mail alone, which would let
+// anyone lock the owner out: it is slowed per e-mail and address instead (decision 020).
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
+
+/**
+ * `check-user` answers whether an e-mail has an account, and its role (the spec's contract), so
+ * it allows only what sign-up needs: a few checks per address and per e-mail (issue 19).
+ */
+export const CHECK_USER_RATES = {
+  address: { limit: 10, windowSeconds: 15 * MINUTE },
+  email: { limit: 5, windowSeconds: 15 * MINUTE },
+} as const satisfies Record<string, Omit<RateRule, 'key'>>;
 
 /**
  * The spec's account calls (`/api/users/*`). better-auth does the identity work; these routes
@@ -59,9 +74,10 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
     async (request) => {
       const { email } = parseInput(checkUserRequestSchema, request.body);
       await enforceRateLimits(db, [
-        { key: `check-user:ip:${ipKey(request)}`, limit: 300, windowSeconds: 15 * MINUTE },
-        { key: `check-user:email:${email}`, limit: 20, windowSeconds: 15 * MINUTE },
+        { key: `check-user:ip:${ipKey(request)}`, ...CHECK_USER_RATES.address },
+        { key: `check-user:email:${email}`, ...CHECK_USER_RATES.email },
       ]);
+      // The same statements whether the account exists or not, so the answer takes the same time.
       const user = await findSignUpState(db, email);
       return user?.profile_completed
         ? { exists: true, payload: { role: user.role } }
@@ -117,10 +133,9 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
     }),
     async (request, reply) => {
       const body = parseInput(loginRequestSchema, request.body);
-      await enforceRateLimits(db, [
-        { key: `login:ip:${ipKey(request)}`, limit: 300, windowSeconds: 15 * MINUTE },
-        { key: `login:email:${body.email}`, limit: 10, windowSeconds: 15 * MINUTE },
-      ]);
+      // Slowed per (e-mail, address) pair, never locked per e-mail alone (decision 020).
+      const pair = { email: body.email, address: ipKey(request) };
+      await claimSignInAttempt(db, pair);
       try {
         const { headers, response } = await auth.api.signInEmail({
           body: { email: body.email, password: body.password, rememberMe: body.rememberMe },
@@ -128,11 +143,15 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
           returnHeaders: true,
         });
         forwardCookies(headers, reply);
+        await recordSignIn(db, pair);
         const role = await userRole(db, response.user.id);
         return { success: true, payload: { role }, message: 'Login successful' };
       } catch (error) {
         // The same answer whether the e-mail exists or the password is wrong.
-        if (error instanceof APIError) throw new Refusal(401, 'Invalid credentials');
+        if (error instanceof APIError) {
+          await recordFailedSignIn(db, pair);
+          throw new Refusal(401, 'Invalid credentials');
+        }
         throw error;
       }
     },

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkUserResponseSchema,
@@ -6,11 +7,13 @@ import {
   registerResponseSchema,
 } from '#contract/http/users.ts';
 import { errorResponseSchema } from '#contract/http/errors.ts';
+import { SIGN_IN_THROTTLE } from '../../http/sign-in-throttle.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import { registrationFactory } from '../../test/factories.ts';
 import { setCookies, TestClient } from '../../test/http.ts';
 import { statementsOf } from '../../test/statements.ts';
+import { CHECK_USER_RATES } from './index.ts';
 
 const SESSION_COOKIE = 'digi.session_token';
 
@@ -208,14 +211,47 @@ describe.each(testDatabaseKinds())('account calls on %s', (kind) => {
     });
 
     it('limits checks of one e-mail', async () => {
+      const { limit } = CHECK_USER_RATES.email;
       const statuses = [];
-      for (let attempt = 0; attempt < 21; attempt += 1) {
-        statuses.push(
-          (await client().post('/api/users/check-user', { email: 'probe@uni.example' })).statusCode,
-        );
+      let last;
+      for (let attempt = 0; attempt <= limit; attempt += 1) {
+        // Each from an address of its own: only the e-mail's budget is spent.
+        last = await client().post('/api/users/check-user', { email: 'probe@uni.example' });
+        statuses.push(last.statusCode);
       }
-      expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
-      expect(statuses[20]).toBe(429);
+      expect(statuses.slice(0, limit).every((status) => status === 200)).toBe(true);
+      expect(statuses[limit]).toBe(429);
+      expect(last!.json().message).toBe('Too many attempts. Please try again in 15 minutes.');
+      expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it('limits checks from one address, whatever the e-mails', async () => {
+      const { limit } = CHECK_USER_RATES.address;
+      const browser = client();
+      const statuses = [];
+      for (let attempt = 0; attempt <= limit; attempt += 1) {
+        const email = `probe${attempt}.${Date.now()}@uni.example`;
+        statuses.push((await browser.post('/api/users/check-user', { email })).statusCode);
+      }
+      expect(statuses.slice(0, limit).every((status) => status === 200)).toBe(true);
+      expect(statuses[limit]).toBe(429);
+      // Another address still has its own budget.
+      const other = await client().post('/api/users/check-user', { email: 'x@uni.example' });
+      expect(other.statusCode).toBe(200);
+    });
+
+    it('does the same database work whether the account exists or not', async () => {
+      const registration = registrationFactory();
+      await client().post('/api/users/register', registration);
+      const known = await statementsOf(() =>
+        client().post('/api/users/check-user', { email: registration.email }),
+      );
+      const unknown = await statementsOf(() =>
+        client().post('/api/users/check-user', { email: 'nobody.else@uni.example' }),
+      );
+      expect(known.result.json().exists).toBe(true);
+      expect(unknown.result.json().exists).toBe(false);
+      expect(unknown.statements).toBe(known.statements);
     });
 
     it('refuses a malformed e-mail', async () => {
@@ -426,21 +462,33 @@ describe.each(testDatabaseKinds())('account calls on %s', (kind) => {
   });
 
   describe('abuse', () => {
-    it('limits login attempts per e-mail with 429 and says when to retry, even across a restart', async () => {
+    it('slows wrong passwords from one address with 429 and says when to retry, even across a restart', async () => {
       const registration = registrationFactory();
       await client().post('/api/users/register', registration);
-      let last;
-      for (let attempt = 0; attempt < 11; attempt += 1) {
-        last = await client().post('/api/users/login', {
+      // The sign-in throttle (server/http/sign-in-throttle.ts) keys an e-mail and an address.
+      const attacker = client();
+      const wrong = () =>
+        attacker.post('/api/users/login', {
           email: registration.email,
           password: 'wrong password!',
         });
+      for (let attempt = 0; attempt < SIGN_IN_THROTTLE.freeFailures; attempt += 1)
+        expect((await wrong()).statusCode).toBe(401);
+      // Three waits pass (the clock moves on), each followed by another failure: the wait grows.
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        await testApp.database.db
+          .updateTable('sign_in_throttles')
+          .set({ next_attempt_at: sql<Date>`now()` })
+          .where('address', '=', attacker.ip)
+          .execute();
+        expect((await wrong()).statusCode).toBe(401);
       }
-      expect(last!.statusCode).toBe(429);
-      expect(last!.json().message).toMatch(
-        /^Too many attempts\. Please try again in \d+ minutes?\.$/,
+      const last = await wrong();
+      expect(last.statusCode).toBe(429);
+      expect(last.json().message).toMatch(
+        /^Too many attempts\. Please try again in \d+ seconds?\.$/,
       );
-      expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
 
       // Counters live in the database: a new server process on it still refuses.
       const { buildApp } = await import('../../app.ts');
@@ -453,6 +501,7 @@ describe.each(testDatabaseKinds())('account calls on %s', (kind) => {
         const response = await restarted.inject({
           method: 'POST',
           url: '/api/users/login',
+          remoteAddress: attacker.ip,
           payload: { email: registration.email, password: registration.password },
         });
         expect(response.statusCode).toBe(429);

@@ -129,7 +129,31 @@ describe('chat room', () => {
       room: ROOM,
       message: 'Hello',
       sender: 'Ada',
+      clientId: expect.any(String),
     });
+  });
+
+  it('sends a retry of an unacknowledged message with its client id, and a new message with a new one', async () => {
+    openJoined();
+    // No answer: the message may have been stored all the same.
+    fakeChat.answers.send_message = () => ({ ok: false, message: 'no answer' });
+    fireEvent.change(input(), { target: { value: 'Hello' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    expect((await screen.findByRole('alert')).textContent).toBe('no answer');
+    expect(input().value).toBe('Hello');
+    fakeChat.answers.send_message = () => ({ ok: true, id: '7' });
+    fireEvent.click(sendButton());
+    await waitFor(() => expect(input().value).toBe(''));
+    // The same words again, once the first was acknowledged: another message.
+    fireEvent.change(input(), { target: { value: 'Hello' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await waitFor(() => expect(fakeChat.requestsOf('send_message')).toHaveLength(3));
+    const [first, retry, next] = fakeChat
+      .requestsOf('send_message')
+      .map((sent) => (sent as { clientId: string }).clientId);
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(retry).toBe(first);
+    expect(next).not.toBe(first);
   });
 
   it('keeps what is typed while a message is on its way, and sends it next, in order', async () => {
@@ -196,8 +220,11 @@ describe('chat room', () => {
     fireEvent.change(input(), { target: { value: 'you frobnicate' } });
     fireEvent.keyDown(input(), { key: 'Enter' });
     expect(fakeChat.requestsOf('send_message')).toHaveLength(0);
-    // The server hears only which room, so it can restrict the room for everyone.
-    expect(fakeChat.requestsOf('report_abuse')).toEqual([{ roomName: ROOM }]);
+    // The server hears the room and the text, so that its own matcher can agree and restrict the
+    // room for everyone.
+    expect(fakeChat.requestsOf('report_abuse')).toEqual([
+      { roomName: ROOM, text: 'you frobnicate' },
+    ]);
     expect(screen.getByText(CHAT_TEXT.restricted)).toBeTruthy();
     expect(screen.getByRole('dialog').textContent).toContain(CHAT_TEXT.abuseWarning);
     expect(input().disabled).toBe(true);

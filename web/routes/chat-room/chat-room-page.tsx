@@ -51,8 +51,9 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
 
   const onSend = async (text: string) => {
     if (moderator.isAbusive(text)) {
-      // Never sent: the room is restricted instead, here at once and then for everyone.
-      room.reportAbuse();
+      // Never sent as a message: the room is restricted here at once, and the text goes with the
+      // report, so the server restricts it for everyone when its own matcher agrees.
+      room.reportAbuse(text);
       return { clear: true };
     }
     const ack = await room.send(text, user.chatUsername);

@@ -29,7 +29,7 @@ const LOAD_SLACK_PX = 40;
  * The room's messages, oldest first, in a focusable scrolling region. Scrolling to the top (or
  * the 'Load older messages' button, for keyboard users) fetches older ones without moving what
  * the reader is looking at; new messages are followed while the reader is at the bottom.
- * Message text is rendered as text, never as HTML.
+ * Message text is rendered as text, never as HTML. A librarian's messages carry a 'Staff' badge.
  */
 export function MessageList({
   messages,
@@ -110,6 +110,12 @@ export function MessageList({
               >
                 <div className={styles.messageHead}>
                   <span className={styles.sender}>{mine ? 'You' : message.sender}</span>
+                  {message.isStaff ? (
+                    // In words, not colour alone: the server set it from the sender's role.
+                    <span className={styles.badge} title="A member of the library staff">
+                      Staff
+                    </span>
+                  ) : null}
                   <time className={styles.time} dateTime={message.time}>
                     {formatMessageTime(message.time)}
                   </time>

@@ -1,0 +1,251 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { barcodeSchema, type CopyStatus, type CopyUpdate } from '#contract/http/copies.ts';
+import type { CopiesTable, Database } from '../db/schema.ts';
+import { Refusal } from '../refusal.ts';
+import { holdsCopy } from '../reservations/holds.ts';
+import { recordCopyChange, type Editor } from './editing.ts';
+import { findItem } from './items.ts';
+
+/** A copy's row. */
+export type CopyRow = Selectable<CopiesTable>;
+
+/** A new copy's fields, as the contract has parsed them. */
+export interface NewCopy {
+  barcode: string;
+  location: string;
+  status: CopyStatus;
+  note: string;
+}
+
+/** How many copies of an item there are, where, and how many can be reserved now. */
+export interface CopySummary {
+  total: number;
+  available: number;
+  locations: { location: string; total: number; available: number }[];
+}
+
+const NO_SUCH_COPY = 'No copy has that barcode.';
+
+/** The message for a barcode another copy already carries. */
+export const barcodeTaken = (barcode: string) =>
+  `Barcode ${barcode} is already on another copy. Check the label, or edit that copy instead.`;
+
+/** The copies of an item, by location and barcode. */
+export async function listCopies(db: Kysely<Database>, itemId: string): Promise<CopyRow[]> {
+  return db
+    .selectFrom('copies')
+    .selectAll()
+    .where('item_id', '=', itemId)
+    .orderBy('location')
+    .orderBy('barcode')
+    .execute();
+}
+
+/**
+ * What anyone may know of an item's copies: counts and places, no barcodes. `available` is the
+ * number the reservation check uses (copies on the shelf less those held for someone), so the
+ * two never disagree; per location it counts copies on the shelf.
+ */
+export async function summariseCopies(
+  db: Kysely<Database>,
+  itemId: string,
+  now: Date,
+): Promise<CopySummary> {
+  const [item, places] = await Promise.all([
+    db
+      .selectFrom('items as i')
+      .select([
+        'i.copies',
+        'i.copies_unavailable',
+        (eb) =>
+          eb
+            .selectFrom('reservations as r')
+            .select((inner) => inner.fn.countAll<string>().as('held'))
+            .whereRef('r.item_id', '=', 'i.id')
+            .where(holdsCopy(now))
+            .as('held'),
+      ])
+      .where('i.id', '=', itemId)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('copies')
+      .select([
+        'location',
+        sql<string>`count(*)`.as('total'),
+        sql<string>`count(*) FILTER (WHERE status = 'available')`.as('on_shelf'),
+      ])
+      .where('item_id', '=', itemId)
+      .where('status', '<>', 'withdrawn')
+      .groupBy('location')
+      .orderBy('location')
+      .execute(),
+  ]);
+  return {
+    total: item.copies,
+    available: Math.max(0, item.copies - item.copies_unavailable - Number(item.held ?? 0)),
+    locations: places.map((place) => ({
+      location: place.location,
+      total: Number(place.total),
+      available: Number(place.on_shelf),
+    })),
+  };
+}
+
+/** True when some copy other than `exceptId` carries `barcode` (in any case). */
+async function barcodeInUse(
+  db: Kysely<Database> | Transaction<Database>,
+  barcode: string,
+  exceptId?: string,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('copies')
+    .select('id')
+    .where(sql<boolean>`upper(barcode) = upper(${barcode})`);
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** True when `error` is PostgreSQL's unique violation of the barcode index (a race lost). */
+function isBarcodeConflict(error: unknown): boolean {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === '23505' && (constraint === undefined || constraint === 'copies_barcode_unique');
+}
+
+/**
+ * Adds a copy to the item with `itemId` (404 when there is none; a withdrawn item takes copies
+ * too): 409 when its barcode is on another copy. The item's history records who added it.
+ */
+export async function addCopy(
+  db: Kysely<Database>,
+  itemId: string,
+  copy: NewCopy,
+  editor: Editor | null,
+): Promise<CopyRow> {
+  await findItem(db, itemId, { withdrawn: true });
+  if (await barcodeInUse(db, copy.barcode)) throw new Refusal(409, barcodeTaken(copy.barcode));
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('copies')
+        .values({ item_id: itemId, ...copy, updated_by: editor?.id ?? null })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (editor) {
+        const added = Object.fromEntries(
+          Object.entries(copy).map(([field, value]) => [field, { from: null, to: value }]),
+        );
+        await recordCopyChange(trx, itemId, editor, 'copy_added', added);
+      }
+      return row;
+    });
+  } catch (error) {
+    // Two librarians scanning one label at the same moment: the index decides, and says so.
+    if (isBarcodeConflict(error)) throw new Refusal(409, barcodeTaken(copy.barcode));
+    throw error;
+  }
+}
+
+/** The copy whose barcode is `barcode` (in any case), or a 404. */
+export async function findCopy(db: Kysely<Database>, barcode: string): Promise<CopyRow> {
+  // Text no label can carry (a NUL would make PostgreSQL refuse the query) has no copy.
+  if (!barcodeSchema.safeParse(barcode).success || barcode !== barcode.trim()) {
+    throw new Refusal(404, NO_SUCH_COPY);
+  }
+  const row = await db
+    .selectFrom('copies')
+    .selectAll()
+    .where(sql<boolean>`upper(barcode) = upper(${barcode})`)
+    .executeTakeFirst();
+  if (!row) throw new Refusal(404, NO_SUCH_COPY);
+  return row;
+}
+
+/**
+ * Changes a copy's barcode label, location, status or note (404 for an unknown barcode, 409 for
+ * a new barcode another copy carries). The item's counts follow in the same statement (the
+ * copies' trigger).
+ */
+export async function updateCopy(
+  db: Kysely<Database>,
+  barcode: string,
+  patch: CopyUpdate,
+  editor: Editor | null,
+): Promise<CopyRow> {
+  const copy = await findCopy(db, barcode);
+  if (patch.barcode !== undefined && (await barcodeInUse(db, patch.barcode, copy.id))) {
+    throw new Refusal(409, barcodeTaken(patch.barcode));
+  }
+  const changes = Object.fromEntries(
+    (Object.entries(patch) as [keyof CopyUpdate, string][])
+      .filter(([field, value]) => copy[field] !== value)
+      .map(([field, value]) => [field, { from: copy[field], to: value }]),
+  );
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('copies')
+        .set({ ...patch, updated_at: new Date(), updated_by: editor?.id ?? null })
+        .where('id', '=', copy.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (editor && Object.keys(changes).length > 0) {
+        // The history names the copy by the label it had, so a relabelling reads plainly.
+        await recordCopyChange(trx, copy.item_id, editor, 'copy_changed', {
+          copy: { from: copy.barcode, to: row.barcode },
+          ...changes,
+        });
+      }
+      return row;
+    });
+  } catch (error) {
+    if (isBarcodeConflict(error) && patch.barcode)
+      throw new Refusal(409, barcodeTaken(patch.barcode));
+    throw error;
+  }
+}
+
+/**
+ * Gives an item `count` copies at `location`, the last `unavailable` of them in repair (or
+ * `unavailableStatus`), with
+ * barcodes from the library's own sequence (`DL0000001`). For the demo library and for tests
+ * that need a book with copies; a librarian adds copies one by one with their real labels.
+ */
+export async function addNumberedCopies(
+  db: Kysely<Database> | Transaction<Database>,
+  itemId: string,
+  {
+    count,
+    unavailable = 0,
+    unavailableStatus = 'in_repair',
+    location = 'Main library',
+  }: {
+    count: number;
+    unavailable?: number;
+    unavailableStatus?: Exclude<CopyStatus, 'available' | 'withdrawn'>;
+    location?: string;
+  },
+): Promise<void> {
+  if (count <= 0) return;
+  await sql`
+    INSERT INTO copies (item_id, barcode, status, location)
+    SELECT ${itemId}::uuid,
+           'DL' || lpad(nextval('copy_barcode_seq')::text, 7, '0'),
+           CASE WHEN n > ${count - unavailable} THEN ${unavailableStatus} ELSE 'available' END,
+           ${location}
+    FROM generate_series(1, ${count}::int) AS n
+  `.execute(db);
+}
+
+/**
+ * Makes an item hold exactly `count` copies, `unavailable` of them in repair (tests that set the
+ * shelf up as they need it): its copies are replaced by new numbered ones.
+ */
+export async function setNumberedCopies(
+  db: Kysely<Database> | Transaction<Database>,
+  itemId: string,
+  count: number,
+  unavailable = 0,
+): Promise<void> {
+  await db.deleteFrom('copies').where('item_id', '=', itemId).execute();
+  await addNumberedCopies(db, itemId, { count, unavailable });
+}

@@ -1,0 +1,116 @@
+import {
+  itemCreateSchema,
+  itemHistoryResponseSchema,
+  itemUpdateSchema,
+  managedItemSchema,
+} from '#contract/http/items.ts';
+import {
+  createItem,
+  editItem,
+  editorOf,
+  itemHistory,
+  setWithdrawn,
+} from '../../catalogue/editing.ts';
+import { parseInput } from '../../http/errors.ts';
+import { presentItemChange, presentManagedItem } from '../../presenters/catalogue.ts';
+import type { RouteContext } from '../context.ts';
+import {
+  declareRoute,
+  signedInCaller,
+  uuidParams,
+  type DeclaringInstance,
+} from '../declare-route.ts';
+
+/**
+ * Librarians maintain the catalogue (issue 20): add an item, edit it, withdraw it (hidden from
+ * everyone else; its reservations stay readable) and restore it, and read its history, where
+ * every change is recorded with who made it and when.
+ */
+export async function itemRoutes(app: DeclaringInstance, context: RouteContext): Promise<void> {
+  const db = context.database.db;
+
+  app.post(
+    '/items',
+    declareRoute({
+      tag: 'items',
+      summary: 'Add an item to the catalogue',
+      access: ['librarian'],
+      body: itemCreateSchema,
+      response: managedItemSchema,
+      created: true,
+      errors: { 409: 'Another item already has that ISBN.' },
+    }),
+    async (request, reply) => {
+      const caller = signedInCaller(request);
+      const fields = parseInput(itemCreateSchema, request.body);
+      const row = await createItem(db, fields, editorOf(caller));
+      reply.code(201);
+      return presentManagedItem(row);
+    },
+  );
+
+  app.patch(
+    '/items/:id',
+    declareRoute({
+      tag: 'items',
+      summary: "Change an item's fields",
+      description: 'Any of the fields; a blank optional field clears it. Withdrawn items too.',
+      access: ['librarian'],
+      params: uuidParams('item'),
+      body: itemUpdateSchema,
+      response: managedItemSchema,
+      errors: { 409: 'Another item already has that ISBN.' },
+    }),
+    async (request) => {
+      const caller = signedInCaller(request);
+      const fields = parseInput(itemUpdateSchema, request.body);
+      return presentManagedItem(await editItem(db, request.params.id, fields, editorOf(caller)));
+    },
+  );
+
+  app.delete(
+    '/items/:id',
+    declareRoute({
+      tag: 'items',
+      summary: 'Withdraw an item',
+      description:
+        'Hidden from everyone but librarians until restored; its reservations stay readable. Withdrawing it again changes nothing.',
+      access: ['librarian'],
+      params: uuidParams('item'),
+      response: managedItemSchema,
+    }),
+    async (request) => {
+      const caller = signedInCaller(request);
+      return presentManagedItem(await setWithdrawn(db, request.params.id, true, editorOf(caller)));
+    },
+  );
+
+  app.post(
+    '/items/:id/restore',
+    declareRoute({
+      tag: 'items',
+      summary: 'Restore a withdrawn item',
+      access: ['librarian'],
+      params: uuidParams('item'),
+      response: managedItemSchema,
+    }),
+    async (request) => {
+      const caller = signedInCaller(request);
+      return presentManagedItem(await setWithdrawn(db, request.params.id, false, editorOf(caller)));
+    },
+  );
+
+  app.get(
+    '/items/:id/history',
+    declareRoute({
+      tag: 'items',
+      summary: "An item's recorded changes, newest first",
+      access: ['librarian'],
+      params: uuidParams('item'),
+      response: itemHistoryResponseSchema,
+    }),
+    async (request) => ({
+      changes: (await itemHistory(db, request.params.id)).map(presentItemChange),
+    }),
+  );
+}
