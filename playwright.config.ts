@@ -109,6 +109,8 @@ export default defineConfig({
         OIDC_CLIENT_ID: 'digi-library',
         OIDC_CLIENT_SECRET: 'e2e-oidc-client-secret',
         OIDC_LABEL: 'Campus Login',
+        // The e2e accounts' domain (e2e/accounts.ts): their faculty sign-ups are faculty at once.
+        FACULTY_EMAIL_DOMAINS: 'uni.example',
       },
     },
   ],

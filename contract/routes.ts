@@ -20,6 +20,14 @@ export const ROUTES = {
   reservation: '/offline-book-service',
   /** Librarians: today's pickups by slot, collected, no-show and returned copies. */
   libraryDesk: '/desk',
+  /** Librarians: search the whole catalogue, withdrawn items too, and add an item. */
+  deskCatalogue: '/desk/catalogue',
+  /** Librarians: a new item's empty form (a fixed segment, so it is never taken for an id). */
+  deskCatalogueNew: '/desk/catalogue/new',
+  /** Librarians: one item's details, copies and history. */
+  deskCatalogueItem: '/desk/catalogue/:id',
+  /** Librarians: find people, change their role, disable or re-enable their account. */
+  deskPeople: '/desk/people',
   forgotPassword: '/forgot-password',
 } as const;
 
@@ -33,6 +41,11 @@ export type RouteName = keyof typeof ROUTES;
 export function roomPath(roomName: string): string {
   // With the u flag a surrogate pair is one code point, so only lone surrogates match.
   return `/room/${encodeURIComponent(roomName.replace(/[\uD800-\uDFFF]/gu, '\uFFFD'))}`;
+}
+
+/** The path of an item's screen in the librarians' catalogue. */
+export function catalogueItemPath(id: string): string {
+  return `/desk/catalogue/${encodeURIComponent(id)}`;
 }
 
 const patterns = (Object.entries(ROUTES) as [RouteName, string][]).map(([name, route]) => {

@@ -20,7 +20,7 @@ const ROLES = [
     role: 'librarian',
     path: '/desk',
     current: 'Desk',
-    links: ['Home', 'Desk', 'Requests', 'Publish'],
+    links: ['Home', 'Desk', 'Catalogue', 'People', 'Requests', 'Publish'],
   },
 ] as const;
 

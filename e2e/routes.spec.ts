@@ -21,6 +21,10 @@ const GUEST_HEADINGS: Record<keyof typeof ROUTES, RegExp> = {
   requests: /^Sign in$/,
   reservation: /^Sign in$/,
   libraryDesk: /^Sign in$/,
+  deskCatalogue: /^Sign in$/,
+  deskCatalogueNew: /^Sign in$/,
+  deskCatalogueItem: /^Sign in$/,
+  deskPeople: /^Sign in$/,
 };
 
 test.describe('every route of the route table', () => {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,13 +68,35 @@ describe('npm run import', () => {
     expect(text.stdout).toMatch(/pages +1$/m);
   });
 
+  it('imports MARC records, numbering bad ones by record, then a holdings CSV', () => {
+    const marc = importCommand(['marc', path.join(FIXTURES, 'marc-sample.mrc')], {
+      DATA_DIR: dataDir,
+    });
+    expect(marc.status).toBe(0);
+    expect(marc.stderr).toContain(
+      'marc-sample.mrc, record 2: the leader says 78 bytes, the record has 68 (skipped)',
+    );
+    expect(marc.stdout).toMatch(/copies added +4$/m);
+    const holdings = path.join(dataDir, 'holdings.csv');
+    writeFileSync(
+      holdings,
+      'isbn,barcode,location\n9780306406157,MB0009,Annexe\n9780000000000,MB0010,x\n',
+    );
+    const attached = importCommand(['holdings', holdings], { DATA_DIR: dataDir });
+    expect(attached.status).toBe(0);
+    expect(attached.stdout).toMatch(/inserted +1$/m);
+    expect(attached.stderr).toContain('holdings.csv, line 3:');
+  });
+
   it('fails with a clear message on an unknown kind, a missing file or no file', () => {
     const unknown = importCommand(['films', 'x.csv'], { DATA_DIR: dataDir });
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain(
-      'Unknown kind "films": use one of books, papers, courses, text.',
+      'Unknown kind "films": use one of books, papers, courses, text, marc, holdings.',
     );
-    expect(unknown.stderr).toContain('Usage: npm run import -- <books|papers|courses|text> <file>');
+    expect(unknown.stderr).toContain(
+      'Usage: npm run import -- <books|papers|courses|text|marc|holdings> <file>',
+    );
 
     const missing = importCommand(['books', path.join(dataDir, 'nope.csv')], { DATA_DIR: dataDir });
     expect(missing.status).toBe(1);

@@ -1,5 +1,5 @@
 /**
- * `npm run import -- <books|papers|courses|text> <file> [more files of the same kind]`
+ * `npm run import -- <books|papers|courses|text|marc|holdings> <file> [more files of the same kind]`
  *
  * Imports catalogue data into the configured database (PGlite in DATA_DIR, or PostgreSQL when
  * DATABASE_URL is set), migrating it first. Bad rows are reported with their line and skipped;
@@ -13,6 +13,7 @@ import {
   IMPORT_KINDS,
   ImportFileError,
   isImportKind,
+  positionLabel,
   type ImportSummary,
 } from '#server/catalogue/import/import-file.ts';
 import type { ImportCounts } from '#server/catalogue/import/writer.ts';
@@ -52,7 +53,7 @@ function progressReporter(kind: string) {
   };
 }
 
-function summary({ kind, file, counts, elapsedMs, pages }: ImportSummary): string {
+function summary({ kind, file, counts, elapsedMs, pages, copies }: ImportSummary): string {
   const rows: [string, number][] = [
     ['rows read', counts.rows],
     ['inserted', counts.inserted],
@@ -61,6 +62,9 @@ function summary({ kind, file, counts, elapsedMs, pages }: ImportSummary): strin
     ['skipped (bad)', counts.skipped],
   ];
   if (pages !== undefined) rows.push(['pages', pages]);
+  if (copies !== undefined) {
+    rows.push(['copies added', copies.inserted], ['copies edited', copies.updated]);
+  }
   const width = Math.max(...rows.map(([, value]) => number(value).length));
   return [
     `Imported ${kind} from ${path.basename(file)} in ${(elapsedMs / 1000).toFixed(1)} s`,
@@ -95,7 +99,9 @@ try {
         onProgress: (counts) => progress.update(counts),
         onBadRow: ({ line, reason }) => {
           progress.clear();
-          console.error(`${path.basename(file)}, line ${line}: ${reason} (skipped)`);
+          console.error(
+            `${path.basename(file)}, ${positionLabel(kind)} ${line}: ${reason} (skipped)`,
+          );
         },
       });
       progress.clear();

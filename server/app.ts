@@ -15,11 +15,14 @@ import { createMailer } from './mail/mailer.ts';
 import { allowedOrigins } from './http/origins.ts';
 import { serveWebApp } from './http/web-app.ts';
 import { mountRealtime, userRoom } from './realtime/index.ts';
+import { watchGrants } from './users/grants.ts';
 import type { RouteContext } from './routes/context.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { catalogueRoutes } from './routes/catalogue/index.ts';
 import { copyRoutes } from './routes/copies/index.ts';
+import { exportRoutes } from './routes/export/index.ts';
 import { itemRoutes } from './routes/items/index.ts';
+import { adminUserRoutes } from './routes/admin-users/index.ts';
 import { guardDeclaredRoutes, installRouteDeclarations } from './routes/declare-route.ts';
 import { docsRoutes, installApiDocument } from './routes/docs/index.ts';
 import { healthRoutes } from './routes/health/index.ts';
@@ -163,6 +166,12 @@ export async function buildApp({
     return requireUser(request, reply, context, access === 'signed-in' ? [] : access);
   });
   startSweeper(app, context);
+  // The embedded database is this process's alone: `npm run user:create` leaves staff grants in
+  // the data folder for it to apply (server/users/grants.ts). PostgreSQL it opens itself.
+  if (database.kind === 'pglite') {
+    const stopGrants = await watchGrants(database.db, auth, config.dataDir, app.log);
+    app.addHook('onClose', async () => stopGrants());
+  }
   // Every API route, for the role-matrix test that checks docs/role-matrix.md lists them all.
   const apiRoutes: string[] = [];
   app.decorate('apiRoutes', apiRoutes);
@@ -181,7 +190,9 @@ export async function buildApp({
       await api.register(userRoutes, context);
       await api.register(catalogueRoutes, context);
       await api.register(copyRoutes, context);
+      await api.register(exportRoutes, context);
       await api.register(itemRoutes, context);
+      await api.register(adminUserRoutes, context);
       await api.register(requestRoutes, context);
       await api.register(reservationRoutes, context);
       await api.register(chatRoutes, context);

@@ -126,7 +126,7 @@ export interface Config {
   google: { clientId: string; clientSecret: string } | undefined;
   /** The institution's own OpenID Connect provider, when issuer, client id and secret are set. */
   oidc: { issuer: string; clientId: string; clientSecret: string; label: string } | undefined;
-  /** E-mail domains allowed to sign up as faculty; empty means anyone may. */
+  /** E-mail domains whose faculty sign-ups are faculty at once; others wait (decision 025). */
   facultyEmailDomains: string[];
   /** The chatbot's OpenAI-compatible language model, when LLM_BASE_URL is set. */
   llm:

@@ -148,6 +148,38 @@ export function appRoutes(): RouteObject[] {
               },
             },
             {
+              path: ROUTES.deskCatalogue,
+              lazy: async () => {
+                const { DeskCataloguePage } =
+                  await import('./routes/desk-catalogue/desk-catalogue-page.tsx');
+                return { element: guarded(['librarian'], <DeskCataloguePage />) };
+              },
+            },
+            {
+              path: ROUTES.deskCatalogueNew,
+              lazy: async () => {
+                const { NewCatalogueItemPage } =
+                  await import('./routes/desk-catalogue/catalogue-item-page.tsx');
+                return { element: guarded(['librarian'], <NewCatalogueItemPage />) };
+              },
+            },
+            {
+              path: ROUTES.deskCatalogueItem,
+              lazy: async () => {
+                const { CatalogueItemPage } =
+                  await import('./routes/desk-catalogue/catalogue-item-page.tsx');
+                return { element: guarded(['librarian'], <CatalogueItemPage />) };
+              },
+            },
+            {
+              path: ROUTES.deskPeople,
+              lazy: async () => {
+                const { DeskPeoplePage } =
+                  await import('./routes/desk-people/desk-people-page.tsx');
+                return { element: guarded(['librarian'], <DeskPeoplePage />) };
+              },
+            },
+            {
               path: '*',
               lazy: async () => ({
                 Component: (await import('./routes/not-found/not-found-page.tsx')).NotFoundPage,

@@ -24,6 +24,10 @@ export const SCREEN_MODULES: Partial<Record<RouteName, string>> = {
   requests: 'routes/requests/requests-page.tsx',
   reservation: 'routes/reservation/reservation-page.tsx',
   libraryDesk: 'routes/library-desk/library-desk-page.tsx',
+  deskCatalogue: 'routes/desk-catalogue/desk-catalogue-page.tsx',
+  deskCatalogueNew: 'routes/desk-catalogue/catalogue-item-page.tsx',
+  deskCatalogueItem: 'routes/desk-catalogue/catalogue-item-page.tsx',
+  deskPeople: 'routes/desk-people/desk-people-page.tsx',
 };
 
 /** Name of the file the build writes beside `index.html`: route name → files to preload. */

@@ -111,6 +111,9 @@ export const managedItemSchema = itemDetailSchema.extend({
   updatedAt: z.string(),
 });
 
+/** `GET /api/items/mine`: the caller's own course materials, newest first, withdrawn ones too. */
+export const myItemsResponseSchema = z.object({ items: z.array(managedItemSchema) });
+
 /** One recorded change of an item or of one of its copies. */
 export const itemChangeSchema = z.object({
   id: z.string(),
@@ -126,4 +129,5 @@ export const itemHistoryResponseSchema = z.object({ changes: z.array(itemChangeS
 export type ItemCreate = z.output<typeof itemCreateSchema>;
 export type ItemUpdate = z.output<typeof itemUpdateSchema>;
 export type ManagedItem = z.infer<typeof managedItemSchema>;
+export type MyItemsResponse = z.infer<typeof myItemsResponseSchema>;
 export type ItemChange = z.infer<typeof itemChangeSchema>;

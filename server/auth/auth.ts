@@ -1,10 +1,12 @@
 import { betterAuth } from 'better-auth';
+import { APIError } from 'better-auth/api';
 import { genericOAuth } from 'better-auth/plugins/generic-oauth';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { MailMessage, Mailer } from '../mail/mailer.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { passwordHasher } from './password.ts';
+import { isDisabled } from '../users/accounts.ts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#contract/limits.ts';
 
 const DAY = 60 * 60 * 24;
@@ -46,6 +48,13 @@ export function resetPasswordMail(
     ].join('\n'),
   };
 }
+
+/** better-auth's error code when a disabled account signs in (password or provider). */
+export const ACCOUNT_DISABLED_CODE = 'ACCOUNT_DISABLED';
+
+/** What a disabled account reads when it signs in with the right password. */
+export const ACCOUNT_DISABLED_MESSAGE =
+  'This account is disabled. Ask the library desk to re-enable it.';
 
 /** How long a remembered session lives; every day of use pushes it forward (rolling). */
 export const SESSION_DAYS = 30;
@@ -182,6 +191,21 @@ export function createAuth(options: {
           }),
         ]
       : [],
+    // Every sign-in (password or provider) makes a session: a disabled account gets none.
+    databaseHooks: {
+      session: {
+        create: {
+          before: async (session) => {
+            if (await isDisabled(database.db, session.userId)) {
+              throw new APIError('FORBIDDEN', {
+                message: ACCOUNT_DISABLED_MESSAGE,
+                code: ACCOUNT_DISABLED_CODE,
+              });
+            }
+          },
+        },
+      },
+    },
     telemetry: { enabled: false },
   });
 }

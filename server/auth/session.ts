@@ -121,6 +121,9 @@ export async function readSession(
     tokens.length === 1 && !cacheCookie ? await signedValue(tokens[0]!, settings.secret) : null;
   if (token) {
     const row = await findSessionUser(database.db, token);
+    // A disabled account's sessions were deleted when it was disabled; this check, on the row
+    // already read, keeps any that slipped past (a sign-in racing the disabling) from counting.
+    if (row?.disabled_at) return { signedIn: null };
     const now = Date.now();
     if (row && row.session_expires_at.getTime() > now) {
       const dueToRoll =
@@ -136,7 +139,8 @@ export async function readSession(
     headers: requestHeaders(),
     returnHeaders: true,
   });
-  const user = response ? await findUser(database.db, response.user.id) : undefined;
+  const found = response ? await findUser(database.db, response.user.id) : undefined;
+  const user = found?.disabled_at ? undefined : found;
   return { signedIn: response && user ? { sessionId: response.session.id, user } : null, headers };
 }
 

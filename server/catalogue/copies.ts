@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { barcodeSchema, type CopyStatus, type CopyUpdate } from '#contract/http/copies.ts';
 import type { CopiesTable, Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
-import { holdsCopy } from '../reservations/holds.ts';
+import { freeCopies, heldCopies } from '../reservations/holds.ts';
 import { recordCopyChange, type Editor } from './editing.ts';
 import { findItem } from './items.ts';
 
@@ -54,17 +54,7 @@ export async function summariseCopies(
   const [item, places] = await Promise.all([
     db
       .selectFrom('items as i')
-      .select([
-        'i.copies',
-        'i.copies_unavailable',
-        (eb) =>
-          eb
-            .selectFrom('reservations as r')
-            .select((inner) => inner.fn.countAll<string>().as('held'))
-            .whereRef('r.item_id', '=', 'i.id')
-            .where(holdsCopy(now))
-            .as('held'),
-      ])
+      .select(['i.copies', 'i.copies_unavailable', (eb) => heldCopies(eb, now)])
       .where('i.id', '=', itemId)
       .executeTakeFirstOrThrow(),
     db
@@ -82,7 +72,7 @@ export async function summariseCopies(
   ]);
   return {
     total: item.copies,
-    available: Math.max(0, item.copies - item.copies_unavailable - Number(item.held ?? 0)),
+    available: freeCopies(item),
     locations: places.map((place) => ({
       location: place.location,
       total: Number(place.total),
@@ -248,4 +238,67 @@ export async function setNumberedCopies(
 ): Promise<void> {
   await db.deleteFrom('copies').where('item_id', '=', itemId).execute();
   await addNumberedCopies(db, itemId, { count, unavailable });
+}
+
+/** A copy an import attaches to an item: matched by barcode (ignoring case) on a re-run. */
+export interface ImportedCopy {
+  itemId: string;
+  barcode: string;
+  location: string;
+  status: CopyStatus;
+  note?: string;
+}
+
+/** What writing a batch of imported copies did. */
+export interface ImportedCopyCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+/**
+ * Inserts imported copies, or updates the copy that already carries each barcode (its item,
+ * location, status and note), in one statement: a re-run never duplicates a copy. Within one
+ * batch the last row of a barcode wins (one statement cannot touch a row twice).
+ */
+export async function upsertImportedCopies(
+  db: Kysely<Database> | Transaction<Database>,
+  copies: readonly ImportedCopy[],
+): Promise<ImportedCopyCounts> {
+  const byBarcode = new Map<string, ImportedCopy>();
+  for (const copy of copies) byBarcode.set(copy.barcode.toUpperCase(), copy);
+  const rows = [...byBarcode.values()];
+  const counts = { inserted: 0, updated: 0, unchanged: rows.length };
+  if (rows.length === 0) return counts;
+  const returned = await db
+    .insertInto('copies')
+    .values(
+      rows.map((copy) => ({
+        item_id: copy.itemId,
+        barcode: copy.barcode,
+        location: copy.location,
+        status: copy.status,
+        note: copy.note ?? '',
+      })),
+    )
+    .onConflict((conflict) =>
+      conflict
+        .expression(sql`upper(barcode)`)
+        .doUpdateSet({
+          item_id: sql.ref('excluded.item_id'),
+          location: sql.ref('excluded.location'),
+          status: sql.ref('excluded.status'),
+          note: sql.ref('excluded.note'),
+          updated_at: sql`now()`,
+        })
+        // An unchanged copy is not rewritten, so its item's counts and history stay quiet.
+        .where(
+          sql<boolean>`(copies.item_id, copies.location, copies.status, copies.note) IS DISTINCT FROM (excluded.item_id, excluded.location, excluded.status, excluded.note)`,
+        ),
+    )
+    .returning(sql<boolean>`xmax = 0`.as('inserted'))
+    .execute();
+  for (const row of returned) counts[row.inserted ? 'inserted' : 'updated'] += 1;
+  counts.unchanged -= returned.length;
+  return counts;
 }

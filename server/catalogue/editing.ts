@@ -15,15 +15,53 @@ export interface Editor {
   name: string;
 }
 
+/** Who changes an item through the API: an editor and their role, which decides what they may change. */
+export interface ItemEditor extends Editor {
+  role: 'student' | 'faculty' | 'librarian';
+}
+
 /** A signed-in person as the history names them. */
 export function editorOf(user: {
   id: string;
   name: string;
   first_name: string;
   last_name: string;
-}): Editor {
+  role: ItemEditor['role'];
+}): ItemEditor {
   const name = `${user.first_name} ${user.last_name}`.trim() || user.name;
-  return { id: user.id, name };
+  return { id: user.id, name, role: user.role };
+}
+
+/** What a faculty member hears when the item is not a course material they published. */
+export const NOT_YOUR_MATERIAL = 'You can change only the course materials you published.';
+
+/**
+ * A librarian may change any item; anyone else only a course material they published, and not
+ * into another type (it would leave their materials). Checked on the locked row, so the item
+ * cannot become someone else's between the check and the change.
+ */
+function assertMayChange(item: ItemRow, editor: ItemEditor, fields: ItemUpdate = {}): void {
+  if (editor.role === 'librarian') return;
+  const own = item.kind === 'course' && item.created_by === editor.id;
+  const keepsType = fields.type === undefined || fields.type === item.kind;
+  if (!own || !keepsType) throw new Refusal(403, NOT_YOUR_MATERIAL);
+}
+
+/** The course materials `editor` published, newest first, withdrawn ones too. */
+export async function itemsPublishedBy(
+  db: Kysely<Database>,
+  editor: Editor,
+  limit = 500,
+): Promise<ItemRow[]> {
+  return db
+    .selectFrom('items')
+    .selectAll()
+    .where('created_by', '=', editor.id)
+    .where('kind', '=', 'course')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** The `source` of items librarians add by hand. */
@@ -161,16 +199,18 @@ export async function createItem(
 /**
  * Changes an item's fields and records what changed, each field from and to; a patch that
  * changes nothing records nothing. Withdrawn items can be edited too (librarians see them).
+ * Librarians change any item; faculty only the course materials they published.
  */
 export async function editItem(
   db: Kysely<Database>,
   id: string,
   fields: ItemUpdate,
-  editor: Editor,
+  editor: ItemEditor,
 ): Promise<ItemRow> {
   const given = givenFields(fields);
   return db.transaction().execute(async (trx) => {
     const before = await lockedItem(trx, id);
+    assertMayChange(before, editor, fields);
     const changed = given.filter(
       ({ column, value }) => JSON.stringify(comparable(before[column])) !== JSON.stringify(value),
     );
@@ -198,17 +238,19 @@ export async function editItem(
 }
 
 /**
- * Withdraws an item (hidden from everyone but librarians) or restores it. Doing what is already
+ * Withdraws an item (hidden from everyone but librarians) or restores it; faculty withdraw
+ * ("unpublish") and restore only their own course materials. Doing what is already
  * done changes nothing and records nothing.
  */
 export async function setWithdrawn(
   db: Kysely<Database>,
   id: string,
   withdrawn: boolean,
-  editor: Editor,
+  editor: ItemEditor,
 ): Promise<ItemRow> {
   return db.transaction().execute(async (trx) => {
     const before = await lockedItem(trx, id);
+    assertMayChange(before, editor);
     if ((before.withdrawn_at !== null) === withdrawn) return before;
     const row = await trx
       .updateTable('items')

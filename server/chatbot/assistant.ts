@@ -14,7 +14,12 @@ import { searchCatalogue, type SearchRow } from '../catalogue/search.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { formatDate } from '../reservations/calendar.ts';
-import { expireHolds, reservableBooks, reservationQuery } from '../reservations/holds.ts';
+import {
+  expireHolds,
+  freeCopies,
+  reservableBooks,
+  reservationQuery,
+} from '../reservations/holds.ts';
 import type { Intent } from './intents.ts';
 
 /** A built-in answer: its text, the links we made for it, and the facts it rests on. */
@@ -359,7 +364,7 @@ async function availability(context: AssistantContext, title: string): Promise<R
   const reservable = await reservableBooks(context.db, context.now());
   const match = bestTitles(title, reservable)[0];
   if (match) {
-    const free = Math.max(0, match.copies - match.copies_unavailable - Number(match.held ?? 0));
+    const free = freeCopies(match);
     const name = describe({ title: match.title, authors: match.authors, year: null });
     const text =
       free > 0

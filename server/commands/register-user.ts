@@ -7,14 +7,15 @@ import type { DatabaseHandle } from '../db/client.ts';
 import { Refusal } from '../refusal.ts';
 import { rejectWeakPassword } from '../auth/password-strength.ts';
 
-/** The profile columns a registration writes, from the request. */
-function profileColumns(body: RegisterRequest) {
+/** The profile columns a registration writes, from the request and the role it was given. */
+function profileColumns(body: RegisterRequest, granted: SignUpRole) {
   return {
     name: `${body.firstName} ${body.lastName}`,
     first_name: body.firstName,
     last_name: body.lastName,
     phone_number: body.phoneNumber,
-    role: body.role as Role,
+    role: granted.role,
+    requested_role: granted.requestedRole,
     institution_name: body.institutionName,
     department: body.department ?? '',
     student_id: body.studentId ?? '',
@@ -25,19 +26,26 @@ function profileColumns(body: RegisterRequest) {
   };
 }
 
-/** Refuses faculty sign-up outside the allowed e-mail domains, when the library has set any. */
-export function assertRoleAllowed(config: Config, role: Role, email: string): void {
-  if (role !== 'faculty' || config.facultyEmailDomains.length === 0) return;
-  const domain = email.slice(email.lastIndexOf('@') + 1);
-  const allowed = config.facultyEmailDomains.some(
+/** The role a sign-up gets now, and the role it waits for a librarian to grant, if any. */
+export interface SignUpRole {
+  role: Role;
+  requestedRole: 'faculty' | null;
+}
+
+/**
+ * The role a sign-up asking for `role` gets (decision 025): faculty at once with an e-mail at one
+ * of FACULTY_EMAIL_DOMAINS (or a subdomain); otherwise, or when none are set, a student whose
+ * faculty request waits for a librarian on /desk/people. Students are students.
+ */
+export function signUpRole(config: Config, role: Role, email: string): SignUpRole {
+  if (role !== 'faculty') return { role, requestedRole: null };
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  const trusted = config.facultyEmailDomains.some(
     (entry) => domain === entry || domain.endsWith(`.${entry}`),
   );
-  if (!allowed) {
-    throw new Refusal(
-      403,
-      `Faculty accounts need an e-mail address at ${config.facultyEmailDomains.join(' or ')}. Sign up as a student, or use your staff e-mail.`,
-    );
-  }
+  return trusted
+    ? { role: 'faculty', requestedRole: null }
+    : { role: 'student', requestedRole: 'faculty' };
 }
 
 /**
@@ -50,7 +58,7 @@ export async function registerWithPassword(
   requestHeaders: Headers,
 ): Promise<{ headers: Headers; role: Role }> {
   const { auth, database, config } = context;
-  assertRoleAllowed(config, body.role, body.email);
+  const granted = signUpRole(config, body.role, body.email);
   const password = body.password ?? '';
   await rejectWeakPassword(password, {
     libraryName: config.library.name,
@@ -80,7 +88,7 @@ export async function registerWithPassword(
   try {
     await database.db
       .updateTable('users')
-      .set({ ...profileColumns(body), signup_method: 'form' })
+      .set({ ...profileColumns(body, granted), signup_method: 'form' })
       .where('id', '=', result.response.user.id)
       .execute();
   } catch (error) {
@@ -88,7 +96,8 @@ export async function registerWithPassword(
     await database.db.deleteFrom('users').where('id', '=', result.response.user.id).execute();
     throw error;
   }
-  return { headers: result.headers, role: body.role };
+  // A pending faculty sign-up answers 'student': the client lands on the student home it may use.
+  return { headers: result.headers, role: granted.role };
 }
 
 /**
@@ -105,7 +114,7 @@ export async function completeProviderProfile(
   if (user.email !== body.email) {
     throw new Refusal(403, 'You can only complete the profile of the account you signed in with.');
   }
-  assertRoleAllowed(context.config, body.role, body.email);
+  const granted = signUpRole(context.config, body.role, body.email);
   // The provider on record decides the sign-up method, not the payload.
   const account = await context.database.db
     .selectFrom('accounts')
@@ -118,10 +127,10 @@ export async function completeProviderProfile(
   await context.database.db
     .updateTable('users')
     .set({
-      ...profileColumns(body),
+      ...profileColumns(body, granted),
       signup_method: account.provider_id === 'google' ? 'google' : 'oidc',
     })
     .where('id', '=', user.id)
     .execute();
-  return body.role;
+  return granted.role;
 }

@@ -49,6 +49,9 @@ const REAL_ENVIRONMENT: LockEnvironment = {
 /** Thrown when the same process asks again for a folder it already holds. */
 export class AlreadyLockedError extends Error {}
 
+/** Another live process holds the folder's lock (a running server, most often). */
+export class HeldByAnotherProcessError extends Error {}
+
 /**
  * PGlite's files may be opened by one process only; a second one would corrupt them. A lock file
  * naming the owner's pid refuses a second server (or `db:migrate`) on the same DATA_DIR, and a
@@ -85,7 +88,7 @@ export function lockDataDir(
     );
   }
   if (owner !== undefined) {
-    throw new Error(
+    throw new HeldByAnotherProcessError(
       `Another Digi Library process (pid ${owner}) is using the database in ${dataDir}. Stop it first, or set DATA_DIR to another folder.`,
     );
   }

@@ -1,21 +1,21 @@
-import type { Insertable } from 'kysely';
-import type { ItemsTable } from './schema.ts';
+import { DEMO_BOOKS } from './demo-data/books.ts';
+import { DEMO_COURSES } from './demo-data/courses.ts';
+import { DEMO_PAPERS } from './demo-data/papers.ts';
+import type { DemoItem } from './demo-data/types.ts';
 
-/** Copies a demo book has on the shelves: `unavailable` of them out on loan. */
-export interface DemoHoldings {
-  copies: number;
-  unavailable?: number;
-  location?: string;
-}
-
-type DemoItem = Omit<Insertable<ItemsTable>, 'source'> & { holdings?: DemoHoldings };
+export {
+  DEMO_LOCATIONS,
+  demoHoldings,
+  type DemoHoldings,
+  type DemoItem,
+} from './demo-data/types.ts';
 
 /**
- * The app's own small demo catalogue, written for this project. The classics are public-domain
- * works (their titles, authors and years are facts); the papers and course materials are invented
- * for the demo and say so in their descriptions.
+ * The first demo items, which tests and the end-to-end suite name by their `source_id`: five
+ * books with copies (one of them out on loan), one without, three papers and three course
+ * materials.
  */
-export const DEMO_ITEMS: DemoItem[] = [
+const FIRST_ITEMS: DemoItem[] = [
   {
     kind: 'book',
     source_id: 'book-pride-and-prejudice',
@@ -142,6 +142,18 @@ export const DEMO_ITEMS: DemoItem[] = [
     description:
       'Demo course material written for Digi Library: primary sources from the ancient world to 1900.',
   },
+];
+
+/**
+ * The app's own demo catalogue, written for this project. The classics are public-domain works
+ * (their titles, authors and years are facts, the descriptions our own words); the papers and
+ * course materials are invented for the demo and say so in their descriptions.
+ */
+export const DEMO_ITEMS: DemoItem[] = [
+  ...FIRST_ITEMS,
+  ...DEMO_BOOKS,
+  ...DEMO_PAPERS,
+  ...DEMO_COURSES,
 ];
 
 /** Themes and study questions of the demo classics, our own words: the pages of a short reading guide. */

@@ -15,3 +15,12 @@ export function isUuid(id: string): boolean {
 export function isReservationId(id: string): boolean {
   return /^RES-\d{1,19}$/.test(id);
 }
+
+/**
+ * True for text that can be an account's id (better-auth's random ids, `demo-chat-account`):
+ * letters, digits, `_` and `-`. Anything else (a NUL would make PostgreSQL refuse the query) is
+ * answered as not found without asking the database.
+ */
+export function isAccountId(id: string): boolean {
+  return /^[A-Za-z0-9_-]{1,100}$/.test(id);
+}

@@ -80,11 +80,7 @@ export interface ItemChangesTable {
   changed_at: ColumnType<Date, Date | string | undefined, never>;
   action: 'created' | 'edited' | 'withdrawn' | 'restored' | 'copy_added' | 'copy_changed';
   /** Each changed field: `{ from, to }`. */
-  changes: ColumnType<
-    Record<string, { from: unknown; to: unknown }>,
-    string | undefined,
-    never
-  >;
+  changes: ColumnType<Record<string, { from: unknown; to: unknown }>, string | undefined, never>;
 }
 
 /** One page of a held book's text. */
@@ -130,6 +126,23 @@ export interface UsersTable {
   chat_username: ColumnType<string | null, string | null | undefined, string | null>;
   /** `chat_username`'s skeleton (server/chat/names.ts), unique: no two usernames look alike. */
   chat_username_skeleton: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When a librarian disabled the account (null while it is enabled): no sign-in, no session. */
+  disabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** A faculty sign-up awaiting a librarian (decision 025): the account is a student until then. */
+  requested_role: ColumnType<'faculty' | null, 'faculty' | null | undefined, 'faculty' | null>;
+}
+
+/** A recorded change to an account by a librarian (issue 20): its role or its disabled state. */
+export interface UserChangesTable {
+  id: Generated<string>;
+  user_id: string;
+  changed_by: string | null;
+  /** The changer's name at the time. */
+  changed_by_name: ColumnType<string, string | undefined, never>;
+  changed_at: ColumnType<Date, Date | string | undefined, never>;
+  field: 'role' | 'disabled' | 'faculty_request';
+  from_value: string;
+  to_value: string;
 }
 
 /** A signed-in browser (better-auth's). */
@@ -204,6 +217,7 @@ export interface Database {
   search_words: SearchWordsTable;
   schema_migrations: SchemaMigrationsTable;
   users: UsersTable;
+  user_changes: UserChangesTable;
   sessions: SessionsTable;
   accounts: AccountsTable;
   rate_limits: RateLimitsTable;

@@ -4,7 +4,7 @@ import { roomSummarySchema } from '#contract/socket/chat.ts';
 import { createRoom, deleteRoom, listRooms } from '../chat/store.ts';
 import { presentRoom } from '../presenters/chat.ts';
 import type { DatabaseHandle } from './client.ts';
-import { DEMO_CHAT_ROOMS, DEMO_ITEMS, DEMO_ROW_COUNT } from './demo-data.ts';
+import { DEMO_CHAT_ROOMS, DEMO_ITEMS, DEMO_ROW_COUNT, demoHoldings } from './demo-data.ts';
 import { DEMO_ACCOUNT, DEMO_SOURCE, seedDemoData } from './seed.ts';
 import { createTestApp } from '../test/app.ts';
 import { openTestDatabase, testDatabaseKinds } from '../test/databases.ts';
@@ -41,9 +41,87 @@ describe.each(testDatabaseKinds())('demo data on %s', (kind) => {
     expect(before).toHaveLength(DEMO_ITEMS.length);
     expect(new Set(before.map((item) => item.kind))).toEqual(new Set(['book', 'paper', 'course']));
 
+    const copiesBefore = await handle.db.selectFrom('copies').selectAll().orderBy('id').execute();
+
     expect(await seedDemoData(handle.db)).toBe(0);
     const after = await handle.db.selectFrom('items').selectAll().orderBy('source_id').execute();
     expect(after).toEqual(before);
+    expect(await handle.db.selectFrom('copies').selectAll().orderBy('id').execute()).toEqual(
+      copiesBefore,
+    );
+  });
+
+  it('gives each demo book the copies its holdings list, by location and status', async () => {
+    handle = await openTestDatabase(kind);
+    await seedDemoData(handle.db);
+    const rows = await handle.db
+      .selectFrom('copies')
+      .innerJoin('items', 'items.id', 'copies.item_id')
+      .select(['items.source_id', 'copies.location', 'copies.status', 'copies.barcode'])
+      .execute();
+    const count = (list: { source_id: string; location: string; status: string }[]) => {
+      const counts: Record<string, number> = {};
+      for (const { source_id, location, status } of list) {
+        const key = `${source_id} | ${location} | ${status}`;
+        counts[key] = (counts[key] ?? 0) + 1;
+      }
+      return counts;
+    };
+    const expected = DEMO_ITEMS.flatMap((item) =>
+      demoHoldings(item).flatMap((holding) => {
+        const row = (status: string) => ({
+          source_id: item.source_id,
+          location: holding.location ?? 'Main library',
+          status,
+        });
+        const onLoan = holding.unavailable ?? 0;
+        const inRepair = holding.inRepair ?? 0;
+        return [
+          ...Array.from({ length: holding.copies - onLoan - inRepair }, () => row('available')),
+          ...Array.from({ length: onLoan }, () => row('on_loan')),
+          ...Array.from({ length: inRepair }, () => row('in_repair')),
+        ];
+      }),
+    );
+    expect(count(rows)).toEqual(count(expected));
+    expect(new Set(rows.map((row) => row.barcode)).size).toBe(rows.length);
+    // The items' counts follow the rows: a handful of books have no copy to lend at all.
+    const books = await handle.db
+      .selectFrom('items')
+      .select(['source_id', 'copies', 'copies_unavailable'])
+      .where('kind', '=', 'book')
+      .execute();
+    const lent = books.filter((book) => book.copies > 0);
+    expect(lent.length).toBeGreaterThanOrEqual(60);
+    expect(lent.filter((book) => book.copies_unavailable === book.copies).length).toBeGreaterThan(
+      3,
+    );
+    expect(new Set(rows.map((row) => row.location)).size).toBeGreaterThanOrEqual(4);
+  });
+
+  it('writes a demo catalogue worth exploring, every invented item saying it is a demo', () => {
+    expect(DEMO_ITEMS.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(DEMO_ITEMS.map((item) => item.source_id)).size).toBe(DEMO_ITEMS.length);
+    for (const item of DEMO_ITEMS) {
+      expect(item.source_id.startsWith(`${item.kind}-`), item.source_id).toBe(true);
+      expect(item.description, item.source_id).toBeTruthy();
+      // No invented ISBNs.
+      expect(item.isbn, item.source_id).toBeUndefined();
+      if (item.kind === 'paper')
+        expect(item.description, item.source_id).toMatch(/^Demo paper written for Digi Library: /);
+      if (item.kind === 'course')
+        expect(item.description, item.source_id).toMatch(
+          /^Demo course material written for Digi Library: /,
+        );
+      if (item.kind !== 'book') expect(item.holdings, item.source_id).toBeUndefined();
+      for (const holding of demoHoldings(item)) {
+        expect(holding.copies, item.source_id).toBeGreaterThan(0);
+        expect(
+          (holding.unavailable ?? 0) + (holding.inRepair ?? 0),
+          item.source_id,
+        ).toBeLessThanOrEqual(holding.copies);
+      }
+    }
   });
 
   it('leaves an edited demo row as the librarian left it', async () => {

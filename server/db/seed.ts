@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { addNumberedCopies } from '../catalogue/copies.ts';
 import { refreshSearchWords } from '../catalogue/words.ts';
 import { nameSkeleton } from '../chat/names.ts';
-import { DEMO_CHAT_ROOMS, DEMO_ITEMS, demoGuidePages } from './demo-data.ts';
+import { DEMO_CHAT_ROOMS, DEMO_ITEMS, demoGuidePages, demoHoldings } from './demo-data.ts';
 import type { Database } from './schema.ts';
 
 /** The `source` of every demo row, so demo data can be told apart from imports. */
@@ -42,14 +42,24 @@ async function seedDemoCatalogue(trx: Transaction<Database>): Promise<number> {
     .execute();
   // Only newly inserted books get the reading guide: a later import of the full text (or a
   // librarian's edit) must never be overwritten by a restart.
+  const bySourceId = new Map(DEMO_ITEMS.map((item) => [item.source_id, item]));
   for (const row of inserted) {
-    const item = DEMO_ITEMS.find((candidate) => candidate.source_id === row.source_id);
-    if (item?.holdings) {
+    const item = bySourceId.get(row.source_id);
+    // Each location's copies: those on the shelf and on loan, then those in repair.
+    for (const holding of item ? demoHoldings(item) : []) {
+      const inRepair = holding.inRepair ?? 0;
+      const location = holding.location ? { location: holding.location } : {};
       await addNumberedCopies(trx, row.id, {
-        count: item.holdings.copies,
-        unavailable: item.holdings.unavailable ?? 0,
+        count: holding.copies - inRepair,
+        unavailable: holding.unavailable ?? 0,
         unavailableStatus: 'on_loan',
-        ...(item.holdings.location ? { location: item.holdings.location } : {}),
+        ...location,
+      });
+      await addNumberedCopies(trx, row.id, {
+        count: inRepair,
+        unavailable: inRepair,
+        unavailableStatus: 'in_repair',
+        ...location,
       });
     }
     const pages = item ? demoGuidePages(item) : [];

@@ -114,6 +114,12 @@ const presentOperation = (() => {
     if (response['201']) {
       response['201'] = { ...response['201'], 'x-response-description': 'Created' };
     }
+    if (declaration.download) {
+      response['200'] = {
+        description: declaration.download.description,
+        content: { [declaration.download.contentType]: { schema: { type: 'string' } } },
+      };
+    }
     if (declaration.redirect) {
       response['302'] = {
         type: 'null',

@@ -7,7 +7,7 @@ import type {
 import { RESERVATION_TIME_SLOTS } from '#contract/limits.ts';
 import { formatDate } from '../reservations/calendar.ts';
 import type { DeskDay } from '../reservations/desk.ts';
-import type { reservableBooks, ReservationRow } from '../reservations/holds.ts';
+import { freeCopies, type reservableBooks, type ReservationRow } from '../reservations/holds.ts';
 import { isoInstant } from './instant.ts';
 
 /** The genre a reservation card shows: the item's own, else its first subject. */
@@ -62,16 +62,16 @@ export function presentDeskDay(day: DeskDay): DeskPickups {
 export function presentReservationBook(
   row: Awaited<ReturnType<typeof reservableBooks>>[number],
 ): ReservationBook {
-  const freeCopies = Math.max(0, row.copies - row.copies_unavailable - Number(row.held ?? 0));
+  const free = freeCopies(row);
   return {
     _id: row.id,
     title: row.title,
     author: row.authors.join(', '),
     coverImage: row.cover_url ?? '',
     genre: genreOf(row),
-    available: freeCopies > 0,
+    available: free > 0,
     description: row.description ?? '',
     copies: row.copies,
-    freeCopies,
+    freeCopies: free,
   };
 }

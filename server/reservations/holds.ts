@@ -1,7 +1,7 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { ACTIVE_RESERVATIONS_MAX, type ReservationStatus } from '#contract/http/reservations.ts';
 import { isUuid } from '../db/ids.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, ItemsTable } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
 import { slotWindow, type TimeSlot } from './calendar.ts';
 
@@ -55,6 +55,28 @@ export type ReservationRow = Awaited<
 /** SQL for "this reservation holds a copy at `now`": an unexpired active hold, or out on loan. */
 export function holdsCopy(now: Date) {
   return sql<boolean>`(r.status = 'collected' OR (r.status = 'active' AND r.expires_at > ${now.toISOString()}::timestamptz))`;
+}
+
+/**
+ * The copies of item `i` held at `now` (active holds and loans), as a column `held` of a query
+ * over `items as i`: free copies are `copies - copies_unavailable - held`.
+ */
+export function heldCopies(eb: ExpressionBuilder<Database & { i: ItemsTable }, 'i'>, now: Date) {
+  return eb
+    .selectFrom('reservations as r')
+    .select((inner) => inner.fn.countAll<string>().as('held'))
+    .whereRef('r.item_id', '=', 'i.id')
+    .where(holdsCopy(now))
+    .as('held');
+}
+
+/** Copies free to reserve: on the shelf, less those held (`held` as {@link heldCopies} reads it). */
+export function freeCopies(row: {
+  copies: number;
+  copies_unavailable: number;
+  held?: string | number | null;
+}): number {
+  return Math.max(0, row.copies - row.copies_unavailable - Number(row.held ?? 0));
 }
 
 /**
@@ -147,7 +169,7 @@ export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest)
     .where('r.item_id', '=', hold.itemId)
     .where(holdsCopy(hold.now))
     .executeTakeFirstOrThrow();
-  if (item.copies - item.copies_unavailable - Number(held) <= 0) {
+  if (freeCopies({ ...item, held }) <= 0) {
     throw new Refusal(
       409,
       `Every copy of "${item.title}" is reserved or on loan right now. Please choose another book, or try again later.`,
@@ -186,13 +208,7 @@ export async function reservableBooks(db: Kysely<Database>, now: Date) {
       'i.description',
       'i.copies',
       'i.copies_unavailable',
-      (eb) =>
-        eb
-          .selectFrom('reservations as r')
-          .select((inner) => inner.fn.countAll<string>().as('held'))
-          .whereRef('r.item_id', '=', 'i.id')
-          .where(holdsCopy(now))
-          .as('held'),
+      (eb) => heldCopies(eb, now),
     ])
     .where('i.copies', '>', 0)
     .where('i.withdrawn_at', 'is', null)

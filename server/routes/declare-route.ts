@@ -34,6 +34,11 @@ export interface OperationShape {
   response?: z.ZodType;
   /** Answers 201 Created with `response` instead of 200 (a new resource; the handler sets it). */
   created?: true;
+  /**
+   * The 200 is a file, not JSON (an export): its media type, as the document shows it. The
+   * handler sends it (a stream) and declares no `response`.
+   */
+  download?: { contentType: string; description: string };
   /** Answers 302 (a browser navigation) when this says so, instead of or beside the 200. */
   redirect?: string;
   /** Counted against a rate limit: 429 with Retry-After beyond it. */

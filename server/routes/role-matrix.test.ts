@@ -50,13 +50,26 @@ const DRIVERS: Record<string, Driver> = {
     client.get(`/api/items/${await bookWithPages()}/pages?page=1`),
   'POST /api/items': ({ client }) =>
     client.post('/api/items', { type: 'book', title: 'Matrix Algebra', authors: ['A. Cayley'] }),
-  'PATCH /api/items/:id': async ({ client }) =>
-    client.patch(`/api/items/${await bookWithPages()}`, { subjects: ['fiction', 'matrix'] }),
-  'DELETE /api/items/:id': async ({ client }) => client.delete(`/api/items/${await spareItem()}`),
-  'POST /api/items/:id/restore': async ({ client }) =>
-    client.post(`/api/items/${await spareItem()}/restore`, {}),
+  'GET /api/items/mine': ({ client }) => client.get('/api/items/mine'),
+  // Faculty change only the course materials they published (403 for any other item, tested in
+  // server/routes/items/faculty-materials.test.ts), so each caller's typical call is on one of
+  // its own; a caller who cannot publish gets someone else's.
+  'PATCH /api/items/:id': async (caller) =>
+    caller.client.patch(`/api/items/${await ownCourseMaterial(caller)}`, {
+      subjects: ['science', 'matrix'],
+    }),
+  'DELETE /api/items/:id': async (caller) =>
+    caller.client.delete(`/api/items/${await ownCourseMaterial(caller)}`),
+  'POST /api/items/:id/restore': async (caller) =>
+    caller.client.post(
+      `/api/items/${await ownCourseMaterial(caller, { withdrawn: true })}/restore`,
+      {},
+    ),
   'GET /api/items/:id/history': async ({ client }) =>
     client.get(`/api/items/${await bookWithPages()}/history`),
+  'GET /api/export/catalogue.csv': ({ client }) =>
+    client.get('/api/export/catalogue.csv?type=book'),
+  'GET /api/export/catalogue.xml': ({ client }) => client.get('/api/export/catalogue.xml?q=matrix'),
   'GET /api/items/:id/copies': async ({ client }) =>
     client.get(`/api/items/${await bookWithPages()}/copies`),
   'POST /api/items/:id/copies': async ({ client }) =>
@@ -79,6 +92,11 @@ const DRIVERS: Record<string, Driver> = {
     );
     return client.patch(`/api/copies/${barcode}`, { location: 'Stacks, floor 2' });
   },
+  'GET /api/admin/users': ({ client }) => client.get('/api/admin/users?q=matrix'),
+  'PATCH /api/admin/users/:id': async ({ client }) =>
+    client.patch(`/api/admin/users/${await someoneElse()}`, { role: 'faculty' }),
+  'GET /api/admin/users/:id/history': async ({ client }) =>
+    client.get(`/api/admin/users/${await someoneElse()}/history`),
   'GET /api/users/get-books': ({ client }) => client.get('/api/users/get-books'),
   'POST /api/faculty/post-book': ({ client }) =>
     client.post('/api/faculty/post-book', {
@@ -195,20 +213,47 @@ async function activeReservation(): Promise<string> {
   return row.id;
 }
 
-/** A new item of its own for a driver that withdraws or restores one. */
-async function spareItem(): Promise<string> {
-  const row = await testApp.database.db
-    .insertInto('items')
-    .values({
-      kind: 'paper',
-      title: 'A Spare Paper',
-      authors: [],
-      source: 'matrix',
-      source_id: crypto.randomUUID(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+/**
+ * A course material `caller` published (as faculty and librarians may), or, for a caller who
+ * cannot publish, one someone else did; withdrawn when `withdrawn` is set.
+ */
+async function ownCourseMaterial(
+  { client }: Caller,
+  { withdrawn = false }: { withdrawn?: boolean } = {},
+): Promise<string> {
+  const published = await client.post('/api/faculty/post-book', {
+    title: 'Matrix Lecture Notes',
+    author: 'Dr. Test',
+    publishedDate: '2025-09-01',
+    driveLink: 'https://drive.google.com/file/d/matrix-notes/view',
+    instituteName: 'Campus University',
+    genre: 'science',
+  });
+  const id =
+    published.statusCode === 200
+      ? (published.json().payload._id as string)
+      : (
+          await testApp.database.db
+            .insertInto('items')
+            .values({
+              kind: 'course',
+              title: 'Someone Else’s Notes',
+              authors: [],
+              source: 'matrix',
+              source_id: crypto.randomUUID(),
+              created_by: await someoneElse(),
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+  if (withdrawn) {
+    await testApp.database.db
+      .updateTable('items')
+      .set({ withdrawn_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+  }
+  return id;
 }
 
 /** A demo book that holds pages. */

@@ -18,6 +18,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     DATA_DIR: path.join(tmpdir(), `digi-test-data-${process.pid}`),
     AUTH_SECRET: TEST_AUTH_SECRET,
+    // The test accounts' domain (server/test/factories.ts): faculty sign-ups are faculty at once.
+    FACULTY_EMAIL_DOMAINS: 'uni.example',
     ...env,
   });
 }

@@ -56,9 +56,9 @@ export async function findAccountByEmail(
     .executeTakeFirst();
 }
 
-/** Gives the user with `id` the role `role`. */
+/** Gives the user with `id` the role `role`, which settles a faculty sign-up that waited. */
 export async function setRole(db: Kysely<Database>, id: string, role: Role): Promise<void> {
-  await db.updateTable('users').set({ role }).where('id', '=', id).execute();
+  await db.updateTable('users').set({ role, requested_role: null }).where('id', '=', id).execute();
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type PostBookRequest,
 } from '#contract/http/catalogue.ts';
 import { apiPost, apiRequest } from './client.ts';
+import { MY_ITEMS_KEY } from './items.ts';
 
 /** What a search screen asks for; empty strings mean "no filter". */
 export interface SearchParams {
@@ -20,6 +21,8 @@ export interface SearchParams {
   page?: number;
   pageSize?: number;
   featured?: boolean;
+  /** Librarians: withdrawn items too, marked so. */
+  withdrawn?: boolean;
 }
 
 /** The query string of `/api/search` for these parameters. */
@@ -81,6 +84,7 @@ export function usePublishCourseMaterial() {
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['course-materials'] });
       void queryClient.invalidateQueries({ queryKey: ['search'] });
+      void queryClient.invalidateQueries({ queryKey: MY_ITEMS_KEY });
     },
   });
 }

@@ -83,14 +83,15 @@ describe('goodbooks rows', () => {
     expect(item?.source_id).toBe('goodreads:42');
   });
 
-  it('stores the ISBN-13 of the ISBN-10, and refuses one whose check digit is wrong', () => {
+  it('stores the ISBN-13 of the ISBN-10, and keeps a book whose ISBN is wrong without it', () => {
     expect(parseGoodbooksRow(row({ isbn: '80442957x' })).item).toMatchObject({
       isbn: '9780804429573',
       source_id: '9780804429573',
     });
-    expect(parseGoodbooksRow(row({ isbn: '439023484' })).error).toBe(
-      'the ISBN "439023484" is not a valid ISBN: wrong check digit or unassigned range',
-    );
+    expect(parseGoodbooksRow(row({ isbn: '439023484' })).item).toMatchObject({
+      isbn: null,
+      source_id: '0439023484',
+    });
   });
 
   it('explains what is wrong with a bad row', () => {

@@ -64,13 +64,11 @@ export function parseGoodbooksRow(row: Readonly<Record<string, string>>): Parsed
 
   const { isbn: isbn10, error } = padIsbn(row.isbn ?? '');
   if (error) return { error };
-  // Stored as the ISBN-13, the one form of every ISBN in the catalogue.
+  // Stored as the ISBN-13, the one form of every ISBN in the catalogue. A number that is not a
+  // valid ISBN (a wrong check digit, an unassigned range: 24 of goodbooks' 10,000) names no book,
+  // so the book is kept without it rather than lost; the number still tells its rows apart on a
+  // re-run (as it did when it was stored, so rows imported before match).
   const isbn = isbn10 === null ? null : normaliseIsbn(isbn10);
-  if (isbn10 !== null && isbn === null) {
-    return {
-      error: `the ISBN "${(row.isbn ?? '').trim()}" is not a valid ISBN: wrong check digit or unassigned range`,
-    };
-  }
 
   const authors = splitList(row.authors ?? '', ',');
   const yearText = (row.original_publication_year ?? '').trim();
@@ -87,6 +85,7 @@ export function parseGoodbooksRow(row: Readonly<Record<string, string>>): Parsed
   // The ISBN identifies a book across sources; without one, Goodreads' own id, then title + author.
   const sourceId =
     isbn ??
+    isbn10 ??
     (/^\d+$/.test(goodreadsId)
       ? `goodreads:${goodreadsId}`
       : `title:${matchKey(finalTitle)}|${matchKey(authors[0] ?? '')}`);

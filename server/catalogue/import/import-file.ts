@@ -7,12 +7,14 @@ import { importCourses } from './courses.ts';
 import { ImportFileError } from './csv.ts';
 import { importGoodbooks } from './goodbooks.ts';
 import { importGutenberg } from './gutenberg.ts';
+import { importHoldings } from './holdings.ts';
+import { importMarc } from './marc.ts';
 import type { ImportListener, ImportResult } from './writer.ts';
 
 export { ImportFileError };
 
 /** The kinds of file `npm run import` understands. */
-export const IMPORT_KINDS = ['books', 'papers', 'courses', 'text'] as const;
+export const IMPORT_KINDS = ['books', 'papers', 'courses', 'text', 'marc', 'holdings'] as const;
 /** One of IMPORT_KINDS. */
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
@@ -29,7 +31,14 @@ const IMPORTERS: Record<
   papers: importArxiv,
   courses: importCourses,
   text: importGutenberg,
+  marc: importMarc,
+  holdings: importHoldings,
 };
+
+/** How a kind's bad rows are numbered: MARC files by record, the others by line. */
+export function positionLabel(kind: ImportKind): 'record' | 'line' {
+  return kind === 'marc' ? 'record' : 'line';
+}
 
 /** What one file's import did and how long it took. */
 export interface ImportSummary extends ImportResult {

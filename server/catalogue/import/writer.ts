@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Database, ItemsTable } from '../../db/schema.ts';
+import { upsertImportedCopies, type ImportedCopy, type ImportedCopyCounts } from '../copies.ts';
 import { readCsvRows } from './csv.ts';
 
 /** A catalogue item as a parser makes it; the writer adds `source` and the timestamps. */
@@ -8,9 +9,13 @@ export type ImportItem = Omit<
   'id' | 'source' | 'created_at' | 'updated_at' | 'search'
 >;
 
-/** What a parser makes of one row: an item, or the reason the row is skipped. */
+/** A physical copy a parser found with an item (MARC holdings); the writer adds the item's id. */
+export type ImportCopy = Omit<ImportedCopy, 'itemId'>;
+
+/** What a parser makes of one row: an item and its copies, or the reason the row is skipped. */
 export type ParsedRow =
-  { item: ImportItem; error?: undefined } | { item?: undefined; error: string };
+  | { item: ImportItem; copies?: ImportCopy[]; error?: undefined }
+  | { item?: undefined; copies?: undefined; error: string };
 
 /** A skipped row: its 1-based line in the file and why. */
 export interface BadRow {
@@ -62,6 +67,7 @@ type Outcome = 'inserted' | 'updated' | 'unchanged' | 'duplicate';
 interface Pending {
   line: number;
   item: ImportItem;
+  copies: ImportCopy[];
   target: Target;
   key: string;
 }
@@ -86,6 +92,8 @@ function isRowError(error: unknown): boolean {
 export class ItemWriter {
   readonly counts: ImportCounts = emptyCounts();
   readonly badRows: BadRow[] = [];
+  /** Copies written with the items (MARC holdings). */
+  readonly copyCounts: ImportedCopyCounts = { inserted: 0, updated: 0, unchanged: 0 };
   private pending: Pending[] = [];
   // Bad rows wait for their batch, so that they are reported in line order with its repeats.
   private pendingBad: BadRow[] = [];
@@ -116,6 +124,7 @@ export class ItemWriter {
     this.pending.push({
       line,
       item: parsed.item,
+      copies: parsed.copies ?? [],
       target,
       key: String(parsed.item[target]),
     });
@@ -168,9 +177,14 @@ export class ItemWriter {
     this.pending = [];
 
     let outcomes = new Map<Pending, Outcome>();
+    const copies: ImportedCopyCounts[] = [];
     try {
       if (batch.length > 0) {
-        outcomes = await this.db.transaction().execute((trx) => this.write(trx, batch));
+        outcomes = await this.db.transaction().execute(async (trx) => {
+          const written = await this.write(trx, batch);
+          copies.push(written.copies);
+          return written.outcomes;
+        });
       }
     } catch (error) {
       if (!isRowError(error)) throw error;
@@ -178,7 +192,8 @@ export class ItemWriter {
       for (const row of batch) {
         try {
           const single = await this.db.transaction().execute((trx) => this.write(trx, [row]));
-          for (const [key, value] of single) outcomes.set(key, value);
+          for (const [key, value] of single.outcomes) outcomes.set(key, value);
+          copies.push(single.copies);
         } catch (rowError) {
           if (!isRowError(rowError)) throw rowError;
           rejected.push({
@@ -187,6 +202,10 @@ export class ItemWriter {
           });
         }
       }
+    }
+    for (const counts of copies) {
+      for (const key of ['inserted', 'updated', 'unchanged'] as const)
+        this.copyCounts[key] += counts[key];
     }
     for (const [row, outcome] of outcomes) {
       if (outcome === 'duplicate') rejected.push(this.repeated(row));
@@ -206,15 +225,42 @@ export class ItemWriter {
   private async write(
     trx: Transaction<Database>,
     batch: Pending[],
-  ): Promise<Map<Pending, Outcome>> {
+  ): Promise<{ outcomes: Map<Pending, Outcome>; copies: ImportedCopyCounts }> {
     const outcomes = new Map<Pending, Outcome>();
+    const copies: ImportedCopy[] = [];
     for (const target of ['isbn', 'arxiv_id', 'source_id'] as const) {
       const group = batch.filter((row) => row.target === target);
       if (group.length === 0) continue;
       const result = await this.upsert(trx, target, group);
       for (const row of group) outcomes.set(row, result.get(row.key) ?? 'unchanged');
+      // A repeated row's copies are skipped with it; the others join the item the row became.
+      const holders = group.filter(
+        (row) => row.copies.length > 0 && outcomes.get(row) !== 'duplicate',
+      );
+      if (holders.length === 0) continue;
+      const ids = await this.itemIds(
+        trx,
+        target,
+        holders.map((row) => row.key),
+      );
+      for (const row of holders) {
+        const itemId = ids.get(row.key);
+        if (itemId) copies.push(...row.copies.map((copy) => ({ ...copy, itemId })));
+      }
     }
-    return outcomes;
+    return { outcomes, copies: await upsertImportedCopies(trx, copies) };
+  }
+
+  /** The ids of the items with these ISBNs, arXiv ids or (this source's) source ids. */
+  private async itemIds(
+    trx: Transaction<Database>,
+    target: Target,
+    keys: string[],
+  ): Promise<Map<string, string>> {
+    let query = trx.selectFrom('items').select(['id', target]).where(target, 'in', keys);
+    if (target === 'source_id') query = query.where('source', '=', this.options.source);
+    const rows = await query.execute();
+    return new Map(rows.map((row) => [String(row[target]), row.id]));
   }
 
   /** One INSERT ... ON CONFLICT for rows sharing a conflict target; returns outcomes by key. */
@@ -300,6 +346,8 @@ export interface ImportResult {
   badRows: BadRow[];
   /** Texts only: the pages the text was split into. */
   pages?: number;
+  /** MARC and holdings imports: the copies written. */
+  copies?: ImportedCopyCounts;
 }
 
 /** Writes every row of `rows` through one ItemWriter and returns what it did. */
@@ -311,5 +359,8 @@ export async function writeRows(
   const writer = new ItemWriter(db, options);
   for await (const { line, parsed } of rows) await writer.add(line, parsed);
   const counts = await writer.finish();
-  return { counts, badRows: writer.badRows };
+  const result: ImportResult = { counts, badRows: writer.badRows };
+  const copies = writer.copyCounts;
+  if (copies.inserted + copies.updated + copies.unchanged > 0) result.copies = { ...copies };
+  return result;
 }

@@ -2,8 +2,8 @@
 -- server/catalogue/isbn.ts makes it from either form, so one unique index finds a book whichever
 -- form an import, an edit or a search gives. Stored ISBN-10s become their ISBN-13: 978, the first
 -- nine digits, and the check digit of those twelve. An ISBN-10 whose own check digit is wrong
--- names no book for certain, and the importers now refuse one: it is cleared rather than made
--- into a valid-looking ISBN-13 of perhaps another book. Goodbooks rows, identified by their ISBN,
+-- names no book for certain (the importers now keep such a book without it): it is cleared rather
+-- than made into a valid-looking ISBN-13 of perhaps another book. Goodbooks rows, identified by their ISBN,
 -- follow it in source_id.
 ALTER TABLE items DROP CONSTRAINT items_isbn_check;
 

@@ -82,9 +82,7 @@ export async function copyRoutes(app: DeclaringInstance, context: RouteContext):
     async (request) => {
       const caller = signedInCaller(request);
       const patch = parseInput(copyUpdateSchema, request.body);
-      return presentCopy(
-        await updateCopy(db, request.params.barcode, patch, editorOf(caller)),
-      );
+      return presentCopy(await updateCopy(db, request.params.barcode, patch, editorOf(caller)));
     },
   );
 }

@@ -3,12 +3,15 @@ import {
   itemHistoryResponseSchema,
   itemUpdateSchema,
   managedItemSchema,
+  myItemsResponseSchema,
 } from '#contract/http/items.ts';
 import {
   createItem,
   editItem,
   editorOf,
   itemHistory,
+  itemsPublishedBy,
+  NOT_YOUR_MATERIAL,
   setWithdrawn,
 } from '../../catalogue/editing.ts';
 import { parseInput } from '../../http/errors.ts';
@@ -24,7 +27,8 @@ import {
 /**
  * Librarians maintain the catalogue (issue 20): add an item, edit it, withdraw it (hidden from
  * everyone else; its reservations stay readable) and restore it, and read its history, where
- * every change is recorded with who made it and when.
+ * every change is recorded with who made it and when. Faculty edit, unpublish (withdraw) and
+ * publish again the course materials they published; the domain refuses them anything else.
  */
 export async function itemRoutes(app: DeclaringInstance, context: RouteContext): Promise<void> {
   const db = context.database.db;
@@ -49,17 +53,33 @@ export async function itemRoutes(app: DeclaringInstance, context: RouteContext):
     },
   );
 
+  app.get(
+    '/items/mine',
+    declareRoute({
+      tag: 'items',
+      summary: 'The course materials you published, newest first',
+      description: 'Unpublished (withdrawn) ones too, with `withdrawnAt`.',
+      access: ['faculty', 'librarian'],
+      response: myItemsResponseSchema,
+    }),
+    async (request) => {
+      const caller = signedInCaller(request);
+      return { items: (await itemsPublishedBy(db, editorOf(caller))).map(presentManagedItem) };
+    },
+  );
+
   app.patch(
     '/items/:id',
     declareRoute({
       tag: 'items',
       summary: "Change an item's fields",
-      description: 'Any of the fields; a blank optional field clears it. Withdrawn items too.',
-      access: ['librarian'],
+      description:
+        'Any of the fields; a blank optional field clears it. Withdrawn items too. Faculty change only the course materials they published, and not their type.',
+      access: ['faculty', 'librarian'],
       params: uuidParams('item'),
       body: itemUpdateSchema,
       response: managedItemSchema,
-      errors: { 409: 'Another item already has that ISBN.' },
+      errors: { 403: NOT_YOUR_MATERIAL, 409: 'Another item already has that ISBN.' },
     }),
     async (request) => {
       const caller = signedInCaller(request);
@@ -74,10 +94,11 @@ export async function itemRoutes(app: DeclaringInstance, context: RouteContext):
       tag: 'items',
       summary: 'Withdraw an item',
       description:
-        'Hidden from everyone but librarians until restored; its reservations stay readable. Withdrawing it again changes nothing.',
-      access: ['librarian'],
+        'Hidden from everyone but librarians until restored; its reservations stay readable. Withdrawing it again changes nothing. Faculty unpublish only the course materials they published.',
+      access: ['faculty', 'librarian'],
       params: uuidParams('item'),
       response: managedItemSchema,
+      errors: { 403: NOT_YOUR_MATERIAL },
     }),
     async (request) => {
       const caller = signedInCaller(request);
@@ -90,9 +111,11 @@ export async function itemRoutes(app: DeclaringInstance, context: RouteContext):
     declareRoute({
       tag: 'items',
       summary: 'Restore a withdrawn item',
-      access: ['librarian'],
+      description: 'Faculty publish again only the course materials they published.',
+      access: ['faculty', 'librarian'],
       params: uuidParams('item'),
       response: managedItemSchema,
+      errors: { 403: NOT_YOUR_MATERIAL },
     }),
     async (request) => {
       const caller = signedInCaller(request);

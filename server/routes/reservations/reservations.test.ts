@@ -7,6 +7,7 @@ import {
   reservationResponseSchema,
 } from '#contract/http/reservations.ts';
 import { setNumberedCopies } from '../../catalogue/copies.ts';
+import { DEMO_ITEMS, demoHoldings } from '../../db/demo-data.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
@@ -96,22 +97,47 @@ describe.each(testDatabaseKinds())('reservations on %s', (kind) => {
   });
 
   describe('GET /api/users/reservation-books and reservation-days', () => {
-    it('lists the five demo books with copies, one of them unavailable; guests are refused', async () => {
+    it('lists the demo books with copies, those with none free unavailable; guests are refused', async () => {
       const guest = new TestClient(testApp.app, testApp.config.publicUrl);
       expect((await guest.get('/api/users/reservation-books')).statusCode).toBe(401);
       const response = await student.client.get('/api/users/reservation-books');
       expect(response.statusCode).toBe(200);
       const { payload: list } = reservationBooksResponseSchema.parse(response.json());
-      expect(list.map((book) => book.title).sort()).toEqual([
-        'A Christmas Carol',
-        "Alice's Adventures in Wonderland",
-        'Frankenstein; or, The Modern Prometheus',
-        'Pride and Prejudice',
-        'The Time Machine',
+      // Every demo book with copies, and nothing else (the demo without copies, papers, courses).
+      const shelved = DEMO_ITEMS.filter((item) => demoHoldings(item).length > 0);
+      expect(list.map((book) => book.title).sort()).toEqual(
+        shelved.map((item) => item.title).sort(),
+      );
+      expect(list.every((book) => book.copies > 0)).toBe(true);
+      // The five books the other tests reserve, with their copies and free copies.
+      const counts = Object.fromEntries(
+        list.map((book) => [book._id, [book.copies, book.freeCopies, book.available]]),
+      );
+      expect(
+        [books.pride, books.frankenstein, books.time, books.alice, books.carol].map(
+          (id) => counts[id],
+        ),
+      ).toEqual([
+        [3, 3, true],
+        [2, 2, true],
+        [2, 2, true],
+        [1, 1, true],
+        [1, 0, false],
       ]);
-      expect(list.filter((book) => !book.available).map((book) => book.title)).toEqual([
-        'A Christmas Carol',
-      ]);
+      expect(counts[books.jekyll]).toBeUndefined();
+      // Unavailable: exactly the books whose every copy is on loan or in repair.
+      const noneFree = shelved.filter((item) =>
+        demoHoldings(item).every(
+          (holding) => (holding.unavailable ?? 0) + (holding.inRepair ?? 0) === holding.copies,
+        ),
+      );
+      expect(
+        list
+          .filter((book) => !book.available)
+          .map((book) => book.title)
+          .sort(),
+      ).toEqual(noneFree.map((item) => item.title).sort());
+      expect(noneFree.map((item) => item.title)).toContain('A Christmas Carol');
       expect(list.find((book) => book._id === books.pride)).toMatchObject({
         author: 'Jane Austen',
         copies: 3,

@@ -1,6 +1,7 @@
 import { APIError } from 'better-auth/api';
 import type { FastifyRequest } from 'fastify';
 import { ROUTES } from '#contract/routes.ts';
+import { ACCOUNT_DISABLED_CODE, ACCOUNT_DISABLED_MESSAGE } from '../../auth/auth.ts';
 import { rejectWeakPassword } from '../../auth/password-strength.ts';
 import {
   FORGOT_PASSWORD_MESSAGE,
@@ -129,7 +130,10 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
       body: loginRequestSchema,
       response: loginResponseSchema,
       rateLimited: true,
-      errors: { 401: 'Invalid credentials (the same answer for an unknown e-mail).' },
+      errors: {
+        401: 'Invalid credentials (the same answer for an unknown e-mail).',
+        403: 'The right password for an account a librarian disabled.',
+      },
     }),
     async (request, reply) => {
       const body = parseInput(loginRequestSchema, request.body);
@@ -147,6 +151,10 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
         const role = await userRole(db, response.user.id);
         return { success: true, payload: { role }, message: 'Login successful' };
       } catch (error) {
+        // Only the right password reaches the disabled check, so saying so tells a guesser nothing.
+        if (error instanceof APIError && error.body?.code === ACCOUNT_DISABLED_CODE) {
+          throw new Refusal(403, ACCOUNT_DISABLED_MESSAGE);
+        }
         // The same answer whether the e-mail exists or the password is wrong.
         if (error instanceof APIError) {
           await recordFailedSignIn(db, pair);

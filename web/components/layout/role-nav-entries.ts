@@ -32,6 +32,8 @@ export const NAV_BY_ROLE: Readonly<Record<Role, readonly NavEntry[]>> = {
   librarian: [
     { label: 'Home', to: homePathFor('librarian'), end: true },
     { label: 'Desk', to: ROUTES.libraryDesk },
+    { label: 'Catalogue', to: ROUTES.deskCatalogue },
+    { label: 'People', to: ROUTES.deskPeople },
     { label: 'Requests', to: ROUTES.requests },
     { label: 'Publish', to: ROUTES.publish },
   ],

@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { CurrentUser, Role } from '#contract/http/users.ts';
-import { ROUTES, roomPath } from '#contract/routes.ts';
+import { catalogueItemPath, ROUTES, roomPath } from '#contract/routes.ts';
 import { SESSION_KEY } from '../../api/session.ts';
 import { mockApi, testUser } from '../../test/api-mock.tsx';
 import { TopBar } from './top-bar.tsx';
@@ -70,10 +70,22 @@ describe('top bar navigation', () => {
     expect(labels()).toEqual([
       ['Home', '/facultyprofile'],
       ['Desk', ROUTES.libraryDesk],
+      ['Catalogue', ROUTES.deskCatalogue],
+      ['People', ROUTES.deskPeople],
       ['Requests', ROUTES.requests],
       ['Publish', ROUTES.publish],
     ]);
     expect(current()).toEqual(['Desk']);
+  });
+
+  it('marks Catalogue, not Desk, on the catalogue and its items', () => {
+    renderTopBar(catalogueItemPath('3f1c2e4a-0000-4000-8000-000000000001'), as('librarian'));
+    expect(current()).toEqual(['Catalogue']);
+  });
+
+  it('marks People, not Desk, on the people screen', () => {
+    renderTopBar(ROUTES.deskPeople, as('librarian'));
+    expect(current()).toEqual(['People']);
   });
 
   it.each([

@@ -6,8 +6,9 @@ import { WelcomeHero } from '../../components/page/welcome-hero.tsx';
 import { StatCounters } from '../../components/ui/stat-counters.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from '../student-home/home.module.css';
+import { MyMaterialsSection } from './my-materials.tsx';
 
-/** `/facultyprofile`: where faculty and librarians start. */
+/** `/facultyprofile`: where faculty and librarians start, and find what they published. */
 export function FacultyHomePage() {
   useDocumentTitle('Faculty home');
   const { data: user } = useCurrentUser();
@@ -33,6 +34,7 @@ export function FacultyHomePage() {
           </>
         }
       />
+      <MyMaterialsSection />
       <section className={`container ${styles.section}`} aria-labelledby="impact-title">
         <div className={styles.impact}>
           <h2 id="impact-title" className={styles.sectionTitle}>

@@ -1,9 +1,11 @@
 import { useId, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { ROUTES } from '#contract/routes.ts';
 import { useDeskPickups } from '../../api/reservations.ts';
 import { FormMessage, formStyles } from '../../components/forms/fields.tsx';
 import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { recordStyles } from '../../components/records/status-badge.tsx';
+import { ButtonLink } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { DeskReservationItem } from './desk-reservation.tsx';
 import styles from './desk.module.css';
@@ -38,6 +40,16 @@ export function LibraryDeskPage() {
       <PageHeader
         title="Library desk"
         lead="Hand out reserved copies in their pickup slots, mark the people who did not come, and take copies back when they are returned."
+        actions={
+          <>
+            <ButtonLink to={ROUTES.deskCatalogue} variant="outline">
+              Catalogue: items and copies
+            </ButtonLink>
+            <ButtonLink to={ROUTES.deskPeople} variant="outline">
+              People: roles and accounts
+            </ButtonLink>
+          </>
+        }
       />
       <div className={`${formStyles.field} ${styles.dateField}`}>
         <label htmlFor={dateId} className={formStyles.label}>

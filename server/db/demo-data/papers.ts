@@ -1,0 +1,303 @@
+import type { DemoItem } from './types.ts';
+
+/** A demo paper: invented for the demo, as its description says. */
+function paper(
+  source_id: string,
+  title: string,
+  authors: string[],
+  year: number,
+  subjects: string[],
+  summary: string,
+): DemoItem {
+  return {
+    kind: 'paper',
+    source_id,
+    title,
+    authors,
+    year,
+    subjects,
+    description: `Demo paper written for Digi Library: ${summary}`,
+  };
+}
+
+/**
+ * Invented research papers, by invented authors, on the topics the chatbot and the search facets
+ * are asked about: machine learning, libraries, climate, databases, public health and more.
+ */
+export const DEMO_PAPERS: DemoItem[] = [
+  // Machine learning
+  paper(
+    'paper-small-models-catalogue-tagging',
+    'Small Language Models for Subject Tagging in Library Catalogues',
+    ['Ingrid Solberg', 'Tomás Herrera'],
+    2025,
+    ['machine learning', 'library science', 'natural language processing', 'science'],
+    'a compact language model suggests subject headings for new records; cataloguers accepted two thirds of its suggestions unchanged.',
+  ),
+  paper(
+    'paper-fairness-admissions-models',
+    'Auditing Fairness in Predictive Models for University Admissions',
+    ['Nadia Rahman', 'Owen Fairclough'],
+    2024,
+    ['machine learning', 'ethics', 'education', 'non-fiction'],
+    'three common fairness measures disagree on the same admissions model, and the paper explains why a single score cannot settle the question.',
+  ),
+  paper(
+    'paper-few-labels-plant-images',
+    'Learning from Few Labels: Classifying Herbarium Sheets with Self-Supervision',
+    ['Lucía Ferreira', 'Kwame Asante'],
+    2023,
+    ['machine learning', 'computer vision', 'botany', 'science'],
+    'pre-training on unlabelled scans of pressed plants lets a classifier reach useful accuracy with only fifty labelled sheets per species.',
+  ),
+  paper(
+    'paper-explaining-recommendations',
+    'Why This Book? Explanations for Reading Recommendations that Students Trust',
+    ['Hyun-woo Park', 'Greta Lindahl'],
+    2025,
+    ['machine learning', 'recommender systems', 'library science', 'non-fiction'],
+    'in a user study, short explanations that name a similar book the student already borrowed were trusted more than lists of matching keywords.',
+  ),
+  paper(
+    'paper-energy-cost-of-training',
+    'Counting the Kilowatts: Energy Reporting for Machine Learning Experiments',
+    ['Samuel Okonkwo', 'Élise Marchand'],
+    2024,
+    ['machine learning', 'climate', 'sustainability', 'science'],
+    'a simple reporting checklist for the electricity and emissions of model training, tried on forty student projects.',
+  ),
+  paper(
+    'paper-robust-ocr-old-newspapers',
+    'Robust Text Recognition for Nineteenth-Century Newspapers',
+    ['Maarten de Vries', 'Aisha Bello'],
+    2022,
+    ['machine learning', 'digitisation', 'history', 'science'],
+    'training on synthetic ink bleed and torn columns halves the character error rate on scanned newspaper pages.',
+  ),
+  paper(
+    'paper-reinforcement-learning-shelving',
+    'Reinforcement Learning for Book Reshelving Routes',
+    ['Chiara Bellini', 'Rohan Mehta'],
+    2026,
+    ['machine learning', 'reinforcement learning', 'operations research', 'science'],
+    'an agent trained in a simulated stack area plans reshelving trolley routes a fifth shorter than the routes staff use today.',
+  ),
+
+  // Libraries
+  paper(
+    'paper-quiet-study-space-use',
+    'Where Students Choose to Study: Occupancy Sensors in a University Library',
+    ['Fiona MacLeod', 'Diego Salazar'],
+    2023,
+    ['library science', 'architecture', 'non-fiction'],
+    'a term of anonymous occupancy counts shows quiet single desks filling first and group rooms empty before noon.',
+  ),
+  paper(
+    'paper-weeding-print-collections',
+    'Evidence-Based Weeding of Print Collections',
+    ['Patrick Nwosu', 'Hanne Kristensen'],
+    2022,
+    ['library science', 'collection management', 'non-fiction'],
+    'combining loan history, shelf age and holdings elsewhere to decide which print volumes to withdraw, and what readers said afterwards.',
+  ),
+  paper(
+    'paper-marc-to-linked-data',
+    'From MARC Records to Linked Data: A Migration Case Study',
+    ['Yuki Tanabe', 'Marguerite Lachance'],
+    2024,
+    ['library science', 'metadata', 'databases', 'non-fiction'],
+    'what was lost and gained when a mid-sized library converted two hundred thousand catalogue records to a linked-data model.',
+  ),
+  paper(
+    'paper-information-literacy-first-years',
+    'Teaching Information Literacy to First-Year Students: Three Approaches Compared',
+    ['Grace Adeyemi', 'Jonas Weber'],
+    2025,
+    ['library science', 'education', 'information literacy', 'non-fiction'],
+    'a one-off lecture, an online module and embedded sessions in a course are compared on how well students judge sources a term later.',
+  ),
+  paper(
+    'paper-accessible-reading-rooms',
+    'Designing Accessible Reading Rooms: Lessons from Twelve Renovations',
+    ['Rosa Gallardo', 'Ben Achterberg'],
+    2023,
+    ['library science', 'accessibility', 'architecture', 'non-fiction'],
+    'step-free routes, adjustable desks and quiet lighting matter more to disabled readers than special equipment, according to the renovations reviewed.',
+  ),
+
+  // Climate and environment
+  paper(
+    'paper-urban-heat-islands-trees',
+    'Street Trees and Urban Heat: Measurements from a Mid-Sized City',
+    ['Anjali Desai', 'Henrik Sjöberg'],
+    2024,
+    ['climate', 'urban planning', 'environment', 'science'],
+    'a summer of bicycle-mounted thermometer readings shows tree-lined streets several degrees cooler than bare ones nearby.',
+  ),
+  paper(
+    'paper-flood-warnings-communities',
+    'How Communities Respond to Flood Warnings: Interviews after the River Ouse Floods',
+    ['Eleanor Marsh', 'Kofi Mensah'],
+    2023,
+    ['climate', 'disaster risk', 'sociology', 'non-fiction'],
+    'residents acted sooner on warnings from neighbours and local radio than on official text alerts.',
+  ),
+  paper(
+    'paper-university-carbon-accounting',
+    'Carbon Accounting for a University: What Counts and Who Counts It',
+    ['Mateo Rojas', 'Sofia Lindgren'],
+    2025,
+    ['climate', 'sustainability', 'non-fiction'],
+    'a university’s emissions inventory is dominated by travel and purchasing, not buildings, once both are measured properly.',
+  ),
+  paper(
+    'paper-glacier-retreat-photographs',
+    'Reading Glacier Retreat in Archival Photographs',
+    ['Astrid Nilsen', 'Pablo Ortega'],
+    2022,
+    ['climate', 'glaciology', 'history', 'science'],
+    'library photograph collections from the 1890s onwards let the authors reconstruct how far three Alpine glaciers have shrunk.',
+  ),
+  paper(
+    'paper-peatland-restoration',
+    'Restoring Drained Peatlands: Early Results from Rewetting Trials',
+    ['Callum Fraser', 'Mirela Popescu'],
+    2026,
+    ['climate', 'ecology', 'environment', 'science'],
+    'blocking drainage ditches raised the water table within a year, and moss cover began to recover in the second.',
+  ),
+
+  // Databases
+  paper(
+    'paper-embedded-postgres-tests',
+    'Fast Integration Tests with an Embedded PostgreSQL',
+    ['Wiktor Nowak', 'Leila Haddad'],
+    2025,
+    ['databases', 'software testing', 'computer science'],
+    'running an application’s tests against an in-process PostgreSQL build cuts the suite’s duration while keeping real SQL semantics.',
+  ),
+  paper(
+    'paper-isolation-levels-in-practice',
+    'Isolation Levels in Practice: Anomalies Seen in Student Projects',
+    ['Ravi Kulkarni', 'Maja Horvat'],
+    2024,
+    ['databases', 'transactions', 'computer science', 'education'],
+    'a catalogue of lost updates and write skew found in sixty student web applications, and the small changes that fixed them.',
+  ),
+  paper(
+    'paper-full-text-search-multilingual',
+    'Full-Text Search for Multilingual Library Catalogues',
+    ['Mei Chen', 'Olumide Bakare'],
+    2025,
+    ['databases', 'information retrieval', 'library science', 'science'],
+    'per-record language detection and separate stemming configurations improve recall for catalogues that mix English, Spanish and German titles.',
+  ),
+  paper(
+    'paper-trigram-spelling-suggestions',
+    'Trigram Similarity for “Did You Mean?” Suggestions',
+    ['Anders Holm', 'Priya Nair'],
+    2023,
+    ['databases', 'information retrieval', 'computer science'],
+    'a vocabulary table with a trigram index suggests corrections for misspelt catalogue searches in a few milliseconds.',
+  ),
+  paper(
+    'paper-schema-migrations-without-downtime',
+    'Schema Migrations Without Downtime for Small Teams',
+    ['Charlotte Dubois', 'Emeka Obi'],
+    2026,
+    ['databases', 'software engineering', 'computer science'],
+    'expand-and-contract migrations, written as plain SQL files, let a two-person team change tables while the service keeps running.',
+  ),
+
+  // Public health
+  paper(
+    'paper-student-sleep-and-grades',
+    'Sleep, Screens and Grades: A Diary Study of Undergraduates',
+    ['Laura Kessler', 'Tunde Afolabi'],
+    2024,
+    ['public health', 'sleep', 'education', 'non-fiction'],
+    'students who slept badly in the week before exams scored lower on average, however long they had studied.',
+  ),
+  paper(
+    'paper-vaccination-reminder-messages',
+    'Reminder Messages and Vaccination Uptake in Young Adults',
+    ['Sara Lindholm', 'Javier Moreno'],
+    2023,
+    ['public health', 'vaccination', 'behavioural science', 'science'],
+    'a short personal reminder raised uptake of a seasonal vaccine more than a longer message full of statistics.',
+  ),
+  paper(
+    'paper-air-quality-school-routes',
+    'Air Quality on the Walk to School',
+    ['Imogen Hart', 'Farid Azizi'],
+    2025,
+    ['public health', 'air pollution', 'environment', 'science'],
+    'portable sensors carried by pupils show quieter side streets cutting their exposure to traffic fumes by a third.',
+  ),
+  paper(
+    'paper-libraries-as-health-information-hubs',
+    'Public Libraries as Health Information Hubs',
+    ['Beatriz Almeida', 'Noah Feldman'],
+    2022,
+    ['public health', 'library science', 'health literacy', 'non-fiction'],
+    'a survey of library staff on the health questions readers bring them, and the training they asked for in return.',
+  ),
+  paper(
+    'paper-mental-health-peer-support',
+    'Peer Support Groups and Student Wellbeing',
+    ['Ayesha Siddiqui', 'Martin Clarke'],
+    2026,
+    ['public health', 'mental health', 'education', 'non-fiction'],
+    'students in weekly peer support groups reported less loneliness after one term than those on a waiting list.',
+  ),
+
+  // Other fields
+  paper(
+    'paper-reading-on-paper-vs-screen',
+    'Reading on Paper and on Screen: Comprehension of Long Texts',
+    ['Clara Nyström', 'Daniel Osei'],
+    2024,
+    ['psychology', 'reading', 'education', 'non-fiction'],
+    'students remembered the structure of long chapters better on paper, though short texts showed no difference.',
+  ),
+  paper(
+    'paper-gig-economy-students',
+    'Students in the Gig Economy: Earnings and Study',
+    ['Marco Bianchi', 'Zanele Dlamini'],
+    2025,
+    ['economics', 'labour', 'education', 'non-fiction'],
+    'delivery and ride-hailing work pays students less than university jobs once costs are counted, but fits around lectures.',
+  ),
+  paper(
+    'paper-digitising-local-archives',
+    'Digitising a Town Archive with Volunteers',
+    ['Harriet Cole', 'Stefan Richter'],
+    2023,
+    ['history', 'digitisation', 'library science', 'non-fiction'],
+    'how forty volunteers scanned and described twelve thousand parish documents, and the workflow that kept their descriptions consistent.',
+  ),
+  paper(
+    'paper-free-textbooks-costs',
+    'Free Textbooks and What Students Spend on Course Materials',
+    ['Lena Fischer', 'Kwabena Boateng'],
+    2024,
+    ['open access', 'education', 'economics', 'non-fiction'],
+    'replacing purchased textbooks with freely licensed ones in six courses saved students money with no drop in grades.',
+  ),
+  paper(
+    'paper-citation-errors',
+    'How Often Are Citations Wrong? An Audit of Student Reference Lists',
+    ['Ruth Abernathy', 'Kenji Watanabe'],
+    2022,
+    ['library science', 'academic writing', 'non-fiction'],
+    'one reference in six pointed to the wrong page, edition or author; the commonest errors came from copying citations second-hand.',
+  ),
+  paper(
+    'paper-pollinators-university-grounds',
+    'Counting Pollinators on University Grounds',
+    ['Ewa Kowalska', 'Lionel Baptiste'],
+    2025,
+    ['ecology', 'biodiversity', 'environment', 'science'],
+    'leaving lawn strips unmown for a summer tripled the bees and hoverflies counted along fixed walking routes.',
+  ),
+];
