@@ -7,7 +7,8 @@ import type { ItemUpdate, ManagedItem } from '#contract/http/items.ts';
 import { ROUTES } from '#contract/routes.ts';
 import { ApiError } from '../../api/client.ts';
 import { useMyItems, useSetWithdrawn, useUpdateItem } from '../../api/items.ts';
-import { FormMessage, formStyles, TextField } from '../../components/forms/fields.tsx';
+import { CourseMaterialFields } from '../../components/forms/course-material-fields.tsx';
+import { FormMessage, formStyles } from '../../components/forms/fields.tsx';
 import { StatusBadge } from '../../components/records/status-badge.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
@@ -306,35 +307,7 @@ function MaterialForm({
         noValidate
       >
         <FormMessage>{failure}</FormMessage>
-        <TextField label="Title" registration={register('title')} error={errors.title} required />
-        <TextField
-          label="Author"
-          registration={register('author')}
-          error={errors.author}
-          required
-        />
-        <TextField
-          label="Publication date"
-          type="date"
-          registration={register('publishedDate')}
-          error={errors.publishedDate}
-          required
-        />
-        <TextField
-          label="Drive link"
-          type="url"
-          registration={register('driveLink')}
-          error={errors.driveLink}
-          hint="Share the file so anyone with the link can view it."
-          required
-        />
-        <TextField
-          label="Institute name"
-          registration={register('instituteName')}
-          error={errors.instituteName}
-          required
-        />
-        <TextField label="Genre" registration={register('genre')} error={errors.genre} required />
+        <CourseMaterialFields register={register} errors={errors} />
         <p role="status" className={saved && !isDirty ? formStyles.info : styles.quiet}>
           {saved && !isDirty ? saved : ''}
         </p>

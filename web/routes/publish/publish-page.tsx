@@ -5,7 +5,8 @@ import { postBookRequestSchema, type PostBookRequest } from '#contract/http/cata
 import { ROUTES } from '#contract/routes.ts';
 import { ApiError } from '../../api/client.ts';
 import { usePublishCourseMaterial } from '../../api/catalogue.ts';
-import { FormMessage, formStyles, TextField } from '../../components/forms/fields.tsx';
+import { CourseMaterialFields } from '../../components/forms/course-material-fields.tsx';
+import { FormMessage, formStyles } from '../../components/forms/fields.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 
@@ -79,45 +80,7 @@ export function PublishPage() {
           ) : null}
           <form className={formStyles.form} onSubmit={handleSubmit(onSubmit)} noValidate>
             <FormMessage>{failure}</FormMessage>
-            <TextField
-              label="Title"
-              registration={register('title')}
-              error={errors.title}
-              required
-            />
-            <TextField
-              label="Author"
-              registration={register('author')}
-              error={errors.author}
-              required
-            />
-            <TextField
-              label="Publication date"
-              type="date"
-              registration={register('publishedDate')}
-              error={errors.publishedDate}
-              required
-            />
-            <TextField
-              label="Drive link"
-              type="url"
-              registration={register('driveLink')}
-              error={errors.driveLink}
-              hint="Share the file so anyone with the link can view it."
-              required
-            />
-            <TextField
-              label="Institute name"
-              registration={register('instituteName')}
-              error={errors.instituteName}
-              required
-            />
-            <TextField
-              label="Genre"
-              registration={register('genre')}
-              error={errors.genre}
-              required
-            />
+            <CourseMaterialFields register={register} errors={errors} />
             <Button type="submit" disabled={isSubmitting}>
               {isSubmitting ? 'Publishing…' : 'Publish'}
             </Button>
