@@ -118,6 +118,13 @@ test.describe('/desk/people', () => {
     // The sign-up answered 'student': the student home opens, faculty screens do not.
     await facultyPage.goto('/userprofile');
     await expect(facultyPage.getByRole('heading', { level: 1 })).toContainText('Ada');
+    // And it says why: the request waits for the library.
+    await expect(facultyPage.getByText(/waiting for a librarian’s approval/)).toBeVisible();
+    await expectNoAxeViolations(facultyPage);
+    await facultyPage.screenshot({
+      path: testInfo.outputPath('student-home-waiting-1280.png'),
+      fullPage: false,
+    });
     await facultyPage.goto('/requests');
     await expect(facultyPage.getByRole('heading', { level: 1 })).toHaveText(
       'This page is not available to your account',

@@ -216,6 +216,8 @@ export const currentUserSchema = z.object({
   profileCompleted: z.boolean(),
   /** The forum's chosen username; empty until chosen (the forum then suggests the first name). */
   chatUsername: z.string(),
+  /** Set while a faculty sign-up waits for a librarian's approval (the account is a student). */
+  facultyRequest: z.literal('waiting').optional(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

@@ -19,5 +19,6 @@ export function presentCurrentUser(row: UserRow): CurrentUser {
     signupMethod: row.signup_method,
     profileCompleted: row.profile_completed,
     chatUsername: row.chat_username ?? '',
+    ...(row.requested_role === 'faculty' ? { facultyRequest: 'waiting' as const } : {}),
   };
 }

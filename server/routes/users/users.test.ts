@@ -556,11 +556,17 @@ describe('accounts under configuration', () => {
       // Decision 025: the answer's role is the one it has now, so the client lands at home.
       expect(outside.json()).toMatchObject({ success: true, user: { role: 'student' } });
       expect((await client.get('/api/faculty/get-req')).statusCode).toBe(403);
+      // The student home tells them they are waiting.
+      expect((await client.get('/api/users/me')).json().user).toMatchObject({
+        role: 'student',
+        facultyRequest: 'waiting',
+      });
       const inside = await client.post(
         '/api/users/register',
         registrationFactory({ role: 'faculty', email: 'prof@maths.uni.edu' }),
       );
       expect(inside.json()).toMatchObject({ success: true, user: { role: 'faculty' } });
+      expect((await client.get('/api/users/me')).json().user.facultyRequest).toBeUndefined();
       const student = await client.post(
         '/api/users/register',
         registrationFactory({ role: 'student', email: 'kid@gmail.example' }),

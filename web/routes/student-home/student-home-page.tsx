@@ -4,6 +4,7 @@ import { useCurrentUser } from '../../api/session.ts';
 import { MyRequests } from '../../components/records/my-requests.tsx';
 import { MyReservations } from '../../components/records/my-reservations.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
+import { FormMessage } from '../../components/forms/fields.tsx';
 import { WelcomeHero } from '../../components/page/welcome-hero.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from './home.module.css';
@@ -60,6 +61,15 @@ export function StudentHomePage() {
           </>
         }
       />
+      {user?.facultyRequest === 'waiting' ? (
+        <div className={`container ${styles.notice}`}>
+          <FormMessage kind="info">
+            Your faculty account is waiting for a librarian’s approval. Until then you use the
+            library as a student; publishing course materials and reviewing requests open once it is
+            approved.
+          </FormMessage>
+        </div>
+      ) : null}
       <section className={`container ${styles.section}`} aria-labelledby="categories-title">
         <h2 id="categories-title" className={styles.sectionTitle}>
           Browse by category
