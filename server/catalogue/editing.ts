@@ -4,6 +4,7 @@ import type { Database, ItemChangesTable, ItemsTable } from '../db/schema.ts';
 import { isUuid } from '../db/ids.ts';
 import { Refusal } from '../refusal.ts';
 import { normaliseIsbn } from './isbn.ts';
+import { NO_SUCH_ITEM } from './items.ts';
 import { refreshSearchWords } from './words.ts';
 
 type ItemRow = Selectable<ItemsTable>;
@@ -67,7 +68,6 @@ export async function itemsPublishedBy(
 /** The `source` of items librarians add by hand. */
 export const CATALOGUE_SOURCE = 'catalogue';
 
-const NO_SUCH_ITEM = 'There is no such item in the catalogue.';
 
 /** Each contract field and the column that holds it. */
 const COLUMNS = {

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { CatalogueExportQuery } from '#contract/http/export.ts';
 import type { CopiesTable, Database, ItemsTable } from '../db/schema.ts';
 import { normaliseIsbn } from './isbn.ts';
-import { containsPattern, queryWords, tsqueryText } from './search.ts';
+import { fieldFilters, queryWords, tsqueryText } from './search.ts';
 
 /** An item as an export writes it, with its copies. */
 export type ExportItem = Pick<
@@ -25,14 +25,7 @@ function exportFilters(query: CatalogueExportQuery): RawBuilder<unknown>[] {
     );
   }
   if (query.type) filters.push(sql`i.kind = ${query.type}`);
-  if (query.author) {
-    filters.push(sql`digi_join_words(i.authors) ILIKE ${containsPattern(query.author)}`);
-  }
-  if (query.year !== undefined) filters.push(sql`i.year = ${query.year}`);
-  if (query.category) {
-    const pattern = containsPattern(query.category);
-    filters.push(sql`(digi_join_words(i.subjects) ILIKE ${pattern} OR i.genre ILIKE ${pattern})`);
-  }
+  filters.push(...fieldFilters(query));
   if (!query.withdrawn) filters.push(sql`i.withdrawn_at IS NULL`);
   return filters;
 }

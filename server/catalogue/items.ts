@@ -29,6 +29,9 @@ export type CourseMaterialRow = Pick<
   (typeof COURSE_MATERIAL_COLUMNS)[number]
 >;
 
+/** What anyone is told of an item that is not there, or not there for them (withdrawn). */
+export const NO_SUCH_ITEM = 'There is no such item in the catalogue.';
+
 /**
  * The catalogue item with `id`; 404 when there is none, or when it was withdrawn and
  * `withdrawn` (librarians may see it) is not set.
@@ -42,7 +45,7 @@ export async function findItem(
     ? await db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst()
     : undefined;
   if (!row || (row.withdrawn_at !== null && !withdrawn)) {
-    throw new Refusal(404, 'There is no such item in the catalogue.');
+    throw new Refusal(404, NO_SUCH_ITEM);
   }
   return row;
 }

@@ -58,6 +58,28 @@ export function containsPattern(text: string): string {
  */
 const searchDocument = sql`(i.search || array_to_tsvector(ARRAY['kind_' || i.kind]))`;
 
+/**
+ * The WHERE clauses of the spec's filters over items `i`: author and category as case-insensitive
+ * substrings, year exact. The search and the librarians' export apply the same ones.
+ */
+export function fieldFilters(query: {
+  author?: string | undefined;
+  year?: number | undefined;
+  category?: string | undefined;
+}): RawBuilder<unknown>[] {
+  const filters: RawBuilder<unknown>[] = [];
+  if (query.author) {
+    // Over the joined names, so the trigram index serves it (a search is a name or part of one).
+    filters.push(sql`digi_join_words(i.authors) ILIKE ${containsPattern(query.author)}`);
+  }
+  if (query.year !== undefined) filters.push(sql`i.year = ${query.year}`);
+  if (query.category) {
+    const pattern = containsPattern(query.category);
+    filters.push(sql`(digi_join_words(i.subjects) ILIKE ${pattern} OR i.genre ILIKE ${pattern})`);
+  }
+  return filters;
+}
+
 /** A word query restricted to one type, through the type lexeme of {@link searchDocument}. */
 function ofType(tsquery: RawBuilder<unknown>, type: ItemType | undefined): RawBuilder<unknown> {
   return type ? sql`(${tsquery} && ${`kind_${type}`}::tsquery)` : tsquery;
@@ -96,15 +118,7 @@ export async function searchCatalogue(
   if (isbn) filters.push(sql`i.isbn = ${isbn}`);
   if (tsquery === null && query.q !== '' && queryWords(query.q).length === 0)
     filters.push(sql`false`);
-  if (query.author) {
-    // Over the joined names, so the trigram index serves it (a search is a name or part of one).
-    filters.push(sql`digi_join_words(i.authors) ILIKE ${containsPattern(query.author)}`);
-  }
-  if (query.year !== undefined) filters.push(sql`i.year = ${query.year}`);
-  if (query.category) {
-    const pattern = containsPattern(query.category);
-    filters.push(sql`(digi_join_words(i.subjects) ILIKE ${pattern} OR i.genre ILIKE ${pattern})`);
-  }
+  filters.push(...fieldFilters(query));
   if (query.featured && filters.length === 0 && !tsquery) filters.push(sql`i.source = 'demo'`);
   // Withdrawn items are hidden from everyone searching, unless a librarian's desk asks for them.
   if (!withdrawn) filters.push(sql`i.withdrawn_at IS NULL`);

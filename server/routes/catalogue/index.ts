@@ -12,6 +12,7 @@ import { createExternalSearch } from '../../catalogue/external.ts';
 import {
   cacheCourseMaterials,
   findItem,
+  NO_SUCH_ITEM,
   publishCourseMaterial,
   readItemPage,
 } from '../../catalogue/items.ts';
@@ -103,7 +104,7 @@ export async function catalogueRoutes(
       if (item.withdrawn_at !== null) {
         const user = await currentUser(request, reply, context);
         if (user?.role !== 'librarian') {
-          throw new Refusal(404, 'There is no such item in the catalogue.');
+          throw new Refusal(404, NO_SUCH_ITEM);
         }
       }
       return presentItemDetail(item);
