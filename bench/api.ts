@@ -520,7 +520,7 @@ if (wanted('PGlite')) {
         { DATA_DIR: dataDir },
         { profileDir, countStatements: true },
       );
-      return appTarget('app PGlite', server, await registerPeople(server.url, PEOPLE));
+      return appTarget('app PGlite', server, await registerPeople(server, PEOPLE));
     },
     dispose: () => {},
   });
@@ -542,7 +542,7 @@ if (wanted('PostgreSQL') && findPostgresBin()) {
         { DATA_DIR: path.join(work, 'postgres'), DATABASE_URL: url },
         { profileDir, countStatements: true },
       );
-      return appTarget('app PostgreSQL', server, await registerPeople(server.url, PEOPLE), port);
+      return appTarget('app PostgreSQL', server, await registerPeople(server, PEOPLE), port);
     },
     dispose: () => {
       const stop = stopCluster;

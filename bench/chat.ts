@@ -590,7 +590,7 @@ if (wanted('PGlite')) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'digi-chat-bench-'));
   const server = await startChatServer({ DATA_DIR: dataDir });
   console.log('\nchat, PGlite, 1 process');
-  const cookies = await registerPeople(server.url, CLIENTS);
+  const cookies = await registerPeople(server, CLIENTS);
   const target = chatTarget('chat PGlite', [server], cookies);
   await measure(target, 'pglite');
   await target.stop();
@@ -604,7 +604,7 @@ if (postgres) {
     const env = { DATA_DIR: dataDir, DATABASE_URL: postgres.url };
     const one = await startChatServer(env);
     console.log('\nchat, PostgreSQL, 1 process');
-    const cookies = await registerPeople(one.url, CLIENTS);
+    const cookies = await registerPeople(one, CLIENTS);
     const { port } = postgres;
     const single = chatTarget('chat PostgreSQL', [one], cookies, port);
     await measure(single, 'pg1');

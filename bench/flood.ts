@@ -458,7 +458,7 @@ async function runEngine(engine: string): Promise<Outcome | undefined> {
   server.child.on('exit', (code, signal) => (run.exited ??= `exit ${code ?? signal}`));
   try {
     console.log(`\n${engine}: server pid ${run.pid}`);
-    const cookies = await registerPeople(server.url, BYSTANDERS + ATTACKERS.length + 2);
+    const cookies = await registerPeople(server, BYSTANDERS + ATTACKERS.length + 2);
     const proberCookie = cookies.at(-1)!;
     const joinFloodCookie = cookies.at(-2)!;
     await createRooms(

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { importFile } from '#server/catalogue/import/import-file.ts';
@@ -10,6 +12,7 @@ import { migrate } from '#server/db/migrate.ts';
 import { findPostgresBin, startPostgresCluster } from '../scripts/lib/postgres-cluster.ts';
 import { freePort } from '../scripts/lib/free-port.ts';
 import { registrationFactory } from '#server/test/factories.ts';
+import { followVerificationLink, verificationLinkIn } from '#server/test/process.ts';
 
 /** The shared data beside the repository (see its README). */
 export const SHARED_DATA = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data');
@@ -209,39 +212,95 @@ export async function forEachAtMost(
   );
 }
 
+/** How long a registration's verification mail may take to show in its server's log. */
+const VERIFICATION_MAIL_TIMEOUT_MS = 30_000;
+
 /**
- * Registers `count` people on `url`, a few at a time, each from its own forwarded address;
- * their session cookies in order. `account` makes each registration (to keep their e-mails).
+ * Registers `count` people on `server`, a few at a time, each from its own forwarded address, and
+ * verifies each address as its person would (decision 026): by opening the link the server
+ * mailed, which it logs when it writes mail to its outbox folder (no SMTP_URL). Their session
+ * cookies in order. `account` makes each registration (to keep their e-mails).
  */
 export async function registerPeople(
-  url: string,
+  server: Pick<ServerProcess, 'url' | 'verificationLink'>,
   count: number,
   account: () => Record<string, unknown> = () => registrationFactory({ firstName: 'Ada' }),
 ): Promise<string[]> {
+  const { url } = server;
   const started = performance.now();
   const cookies: string[] = new Array<string>(count);
   await forEachAtMost(count, 8, async (index) => {
+    const registration = account();
+    const forwarded = { 'x-forwarded-for': `198.18.${index >> 8}.${index & 255}` };
     const response = await fetch(`${url}/api/users/register`, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        origin: url,
-        'x-forwarded-for': `198.18.${index >> 8}.${index & 255}`,
-      },
-      body: JSON.stringify(account()),
+      headers: { 'content-type': 'application/json', origin: url, ...forwarded },
+      body: JSON.stringify(registration),
     });
     if (response.status !== 200) {
       throw new Error(`registration failed (${response.status}): ${await response.text()}`);
     }
-    cookies[index] = response.headers
+    const cookie = response.headers
       .getSetCookie()
       .map((line) => line.split(';')[0])
       .join('; ');
+    const link = await server.verificationLink(String(registration.email));
+    await followVerificationLink(link, cookie, forwarded);
+    cookies[index] = cookie;
   });
   console.log(
-    `  registered ${count} people in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `  registered ${count} people (e-mail verified) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   return cookies;
+}
+
+/**
+ * The verification links a server process mails (decision 026), read from its JSON log on
+ * `stdout` as it writes it (`verificationLinkIn`); from the start, so no line is read in part.
+ * Returns the wait for the link mailed to an address, which takes it (a link is opened once).
+ */
+export function watchVerificationLinks(stdout: Readable): (email: string) => Promise<string> {
+  const MARKER = 'mail written to the outbox';
+  const links = new Map<string, string>();
+  const waiting = new Map<string, (link: string) => void>();
+  const decoder = new StringDecoder('utf8'); // a character split between chunks stays whole
+  let partial = '';
+  stdout.on('data', (chunk: Buffer) => {
+    const text = partial + decoder.write(chunk);
+    const end = text.lastIndexOf('\n');
+    const complete = end < 0 ? '' : text.slice(0, end);
+    partial = text.slice(end + 1);
+    // Most lines are requests' logs: only those naming the outbox are parsed.
+    if (!complete.includes(MARKER)) return;
+    for (const line of complete.split('\n')) {
+      if (!line.includes(MARKER) || !line.startsWith('{')) continue;
+      const found = verificationLinkIn(JSON.parse(line) as Record<string, unknown>);
+      if (!found) continue;
+      const waiter = waiting.get(found.to);
+      if (waiter) {
+        waiting.delete(found.to);
+        waiter(found.link);
+      } else links.set(found.to, found.link);
+    }
+  });
+  return (email) => {
+    const to = email.toLowerCase();
+    const link = links.get(to);
+    if (link !== undefined) {
+      links.delete(to);
+      return Promise.resolve(link);
+    }
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiting.delete(to);
+        reject(new Error(`no verification mail to ${to} in the server's log`));
+      }, VERIFICATION_MAIL_TIMEOUT_MS);
+      waiting.set(to, (found) => {
+        clearTimeout(timer);
+        resolve(found);
+      });
+    });
+  };
 }
 
 /** A server child process and how to stop it. */
@@ -253,6 +312,11 @@ export interface ServerProcess {
    * `countStatements` (otherwise it rejects).
    */
   statements(): Promise<number>;
+  /**
+   * The verification link the server mailed to `email` (`watchVerificationLinks`); it logs the
+   * links only at `info` and without SMTP_URL, as `startAppServer` runs it.
+   */
+  verificationLink(email: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -294,20 +358,23 @@ export async function startAppServer(
     },
     stdio: ['ignore', 'pipe', 'pipe', ...(options.countStatements ? ['ipc' as const] : [])],
   });
+  const verificationLink = watchVerificationLinks(child.stdout!);
   let tail = '';
+  let listening = () => {};
+  const onData = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-20_000);
+    if (tail.includes('Digi Library is running at')) listening();
+  };
   await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      tail = (tail + chunk.toString()).slice(-20_000);
-      if (tail.includes('Digi Library is running at')) resolve();
-    };
+    listening = resolve;
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${tail}`)));
   });
-  // Keep reading its logs (a line per request), or it would block on a full pipe.
-  child.stdout?.removeAllListeners('data');
-  child.stderr?.removeAllListeners('data');
-  child.stdout?.resume();
+  // Keep reading its logs (a line per request), or it would block on a full pipe; stdout flows
+  // into `verificationLink` from now on.
+  child.stdout?.off('data', onData);
+  child.stderr?.off('data', onData);
   child.stderr?.on('data', (chunk: Buffer) => {
     if (/error/i.test(chunk.toString())) process.stderr.write(chunk);
   });
@@ -320,7 +387,7 @@ export async function startAppServer(
       child.once('message', (message) => resolve((message as { statements: number }).statements));
       child.send('statements');
     });
-  return { url, child, statements, stop: () => stopChild(child) };
+  return { url, child, statements, verificationLink, stop: () => stopChild(child) };
 }
 
 /** A number as the benches' tables print it: thousands separated, `digits` decimals, '–' if none. */

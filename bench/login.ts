@@ -337,7 +337,7 @@ async function measure(engine: string, env: Record<string, string>, databasePort
   try {
     console.log(`\n${engine}`);
     const emails: string[] = [];
-    const cookies = await registerPeople(server.url, PEOPLE, () => {
+    const cookies = await registerPeople(server, PEOPLE, () => {
       const account = registrationFactory({ firstName: 'Ada', password: PASSWORD });
       emails.push(account.email);
       return account;

@@ -343,7 +343,7 @@ async function measureSockets(engine: string, server: ServerProcess): Promise<Re
   console.log(`\nSockets, ${engine} (server pid ${pid})`);
   await sleep(2_000);
   read('started (idle 2 s)');
-  const cookies = await registerPeople(server.url, PEOPLE);
+  const cookies = await registerPeople(server, PEOPLE);
   await sleep(2_000);
   read(`${PEOPLE} people registered`);
   // Registering hashes passwords (scrypt, 32 MiB each, four at a time on libuv's threads): its

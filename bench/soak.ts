@@ -432,7 +432,7 @@ async function soak(engine: string, server: ServerProcess, databasePort?: string
   server.child.once('exit', (code, signal) => (serverExit = `exit code ${code}, signal ${signal}`));
 
   console.log(`\n${engine}: server pid ${pid}`);
-  const cookies = await registerPeople(server.url, SOCKETS + API_PEOPLE);
+  const cookies = await registerPeople(server, SOCKETS + API_PEOPLE);
   const apiCookies = cookies.slice(SOCKETS);
 
   await createRooms(

@@ -6,7 +6,8 @@
  *    dist/web/assets with its size and gzip size (zlib level 9, as Vite's own report).
  * 2. Starts the real server as `npm start` runs it (`node --import tsx server/index.ts`,
  *    NODE_ENV=production, a fresh DATA_DIR with the demo data, a free port) and registers one
- *    student through `POST /api/users/register`, keeping the session cookie.
+ *    student through `POST /api/users/register`, keeping the session cookie; the student opens
+ *    the verification link the server mailed (`registerPeople` in ./lib.ts), as a real one would.
  * 3. Loads every screen in Chromium (playwright-core, /usr/bin/chromium), each in a fresh
  *    context so nothing is cached, signed in for the screens that need it, and records every
  *    script and stylesheet response the page makes until the network is idle. Sizes per file:
@@ -39,6 +40,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { roomPath, ROUTES, type RouteName } from '#contract/routes.ts';
 import { freePort } from '../scripts/lib/free-port.ts';
 import { registrationFactory } from '#server/test/factories.ts';
+import { registerPeople, watchVerificationLinks } from './lib.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ASSETS = path.join(ROOT, 'dist', 'web', 'assets');
@@ -136,6 +138,8 @@ interface Server {
   url: string;
   child: ChildProcess;
   dataDir: string;
+  /** The verification link it mailed to `email` (logged at `info`, mail in its outbox folder). */
+  verificationLink(email: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -150,7 +154,8 @@ async function startServer(): Promise<Server> {
       ...process.env,
       NODE_ENV: 'production',
       AUTH_SECRET: 'bench-only-secret-0123456789abcdefghijklmn',
-      LOG_LEVEL: 'warn',
+      // `info`: the level at which it logs the links of the mail it writes to its outbox folder.
+      LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: url,
@@ -159,6 +164,7 @@ async function startServer(): Promise<Server> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const verificationLink = watchVerificationLinks(child.stdout!);
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -180,6 +186,7 @@ async function startServer(): Promise<Server> {
     url,
     child,
     dataDir,
+    verificationLink,
     stop: () =>
       new Promise<void>((resolve) => {
         const done = () => {
@@ -193,20 +200,13 @@ async function startServer(): Promise<Server> {
   };
 }
 
-/** Registers a student and returns the session as a `Cookie` header value. */
-async function signUp(url: string): Promise<string> {
-  const response = await fetch(`${url}/api/users/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify(registrationFactory({ role: 'student' })),
-  });
-  if (response.status !== 200) {
-    throw new Error(`registration failed (${response.status}): ${await response.text()}`);
-  }
-  return response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
+/**
+ * Registers a student, who opens the verification link the server mailed; the session as a
+ * `Cookie` header value.
+ */
+async function signUp(server: Server): Promise<string> {
+  const [cookie] = await registerPeople(server, 1, () => registrationFactory({ role: 'student' }));
+  return cookie!;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -390,7 +390,7 @@ const reportDir = mkdtempSync(path.join(os.tmpdir(), 'digi-web-lighthouse-'));
 let browser: Browser | undefined;
 let chrome: chromeLauncher.LaunchedChrome | undefined;
 try {
-  const cookie = await signUp(server.url);
+  const cookie = await signUp(server);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
 
   // --- What each screen downloads on a first visit.

@@ -48,6 +48,11 @@ export function catalogueItemPath(id: string): string {
   return `/desk/catalogue/${encodeURIComponent(id)}`;
 }
 
+/** The reservation screen with a book chosen (a catalogue item's "Reserve a copy"). */
+export function reserveBookPath(itemId: string): string {
+  return `${ROUTES.reservation}?book=${encodeURIComponent(itemId)}`;
+}
+
 const patterns = (Object.entries(ROUTES) as [RouteName, string][]).map(([name, route]) => {
   const source = route
     .split('/')

@@ -1,4 +1,10 @@
-import { newPerson, registerViaApi, signInThroughForm, waitForMail } from './accounts.ts';
+import {
+  newPerson,
+  registerViaApi,
+  signInThroughForm,
+  signUpThroughForm,
+  waitForMail,
+} from './accounts.ts';
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 
 test.describe('sign-up', () => {
@@ -102,19 +108,7 @@ test.describe('sign-up', () => {
     page,
   }) => {
     const person = newPerson({ role: 'faculty', firstName: 'Alan' });
-    await page.goto('/signup');
-    await page.getByLabel('First name').fill(person.firstName);
-    await page.getByLabel('Last name').fill(person.lastName);
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(person.password);
-    await page.getByLabel('Phone number').fill(person.phoneNumber);
-    await page.getByLabel('Faculty').check();
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByLabel('Institution name').fill('Campus University');
-    await page.getByLabel('Department').fill('Mathematics');
-    await page.getByLabel('Student ID').fill('F-7');
-    await page.getByLabel('Graduation year').fill('2030');
-    await page.getByRole('button', { name: 'Create Account' }).click();
+    await signUpThroughForm(page, person);
 
     await expect(page).toHaveURL(/\/facultyprofile$/);
     await expect(page.getByRole('link', { name: 'Start Publishing' })).toHaveAttribute(
@@ -260,7 +254,7 @@ test.describe('forgotten password', () => {
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('status')).toContainText('If an account exists for that e-mail');
 
-    const mail = await waitForMail(person.email);
+    const mail = await waitForMail(person.email, { subject: /^Reset your/ });
     const text = mail.text ?? '';
     const link = /http:\/\/127\.0\.0\.1:\d+\/api\/auth\/reset-password\/\S+/.exec(text)?.[0];
     expect(link, text).toBeTruthy();

@@ -71,13 +71,21 @@ test.describe('reservations', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Offline Book Service');
     await expectNoAxeViolations(page);
 
-    // An unavailable book cannot go on.
+    // The picker finds a book by its words; an unavailable book cannot go on.
+    const find = page.getByLabel('Find a book');
+    await find.fill('christmas carol');
+    await find.press('Enter');
+    await expect(
+      page.getByRole('status').filter({ hasText: /match(es)? “christmas carol”/ }),
+    ).toBeVisible();
     await expect(page.getByRole('radio', { name: 'A Christmas Carol' })).toBeDisabled();
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByRole('alert')).toHaveText(
       'Please select an available book to continue.',
     );
 
+    await find.fill('pride prejudice austen');
+    await find.press('Enter');
     await page.getByRole('radio', { name: 'Pride and Prejudice' }).check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByRole('heading', { name: 'Choose Date & Time' })).toBeVisible();
@@ -101,7 +109,7 @@ test.describe('reservations', () => {
     const id = (await page.getByText(/^RES-\d+$/).textContent())!;
     await expectNoAxeViolations(page);
 
-    const mail = await waitForMail(person.email);
+    const mail = await waitForMail(person.email, { subject: new RegExp(`^Reservation ${id}:`) });
     expect(mail.text).toContain(`Reservation: ${id}`);
     expect(mail.attachments.map((attachment) => attachment.filename)).toContain(`${id}.ics`);
 

@@ -54,6 +54,13 @@ describe('npm run user:create', () => {
         payload: { role: 'librarian' },
         message: 'Login successful',
       });
+      // Staff made the account: its address counts as verified (decision 026).
+      const made = await database.db
+        .selectFrom('users')
+        .select('email_verified')
+        .where('email', '=', 'desk@uni.example')
+        .executeTakeFirstOrThrow();
+      expect(made.email_verified).toBe(true);
     } finally {
       await app.close();
       await database.close();
@@ -120,10 +127,15 @@ describe('npm run user:create', () => {
       expect(changed.stdout).toContain('its role is now faculty (was librarian)');
       const me = await database.db
         .selectFrom('users')
-        .select(['role', 'first_name', 'profile_completed'])
+        .select(['role', 'first_name', 'profile_completed', 'email_verified'])
         .where('email', '=', 'night@uni.example')
         .executeTakeFirstOrThrow();
-      expect(me).toEqual({ role: 'faculty', first_name: 'Nia', profile_completed: true });
+      expect(me).toEqual({
+        role: 'faculty',
+        first_name: 'Nia',
+        profile_completed: true,
+        email_verified: true,
+      });
     } finally {
       await app.close();
       await database.close();

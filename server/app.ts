@@ -16,12 +16,15 @@ import { allowedOrigins } from './http/origins.ts';
 import { serveWebApp } from './http/web-app.ts';
 import { mountRealtime, userRoom } from './realtime/index.ts';
 import { watchGrants } from './users/grants.ts';
+import { catalogueImportJob } from './catalogue/import/uploads.ts';
+import { startJobQueue } from './jobs/queue.ts';
 import type { RouteContext } from './routes/context.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { catalogueRoutes } from './routes/catalogue/index.ts';
 import { copyRoutes } from './routes/copies/index.ts';
 import { exportRoutes } from './routes/export/index.ts';
 import { itemRoutes } from './routes/items/index.ts';
+import { importRoutes } from './routes/imports/index.ts';
 import { adminUserRoutes } from './routes/admin-users/index.ts';
 import { guardDeclaredRoutes, installRouteDeclarations } from './routes/declare-route.ts';
 import { docsRoutes, installApiDocument } from './routes/docs/index.ts';
@@ -160,7 +163,10 @@ export async function buildApp({
   });
   const moderationWords = await loadModerationWords(config);
   mountRealtime(app, { config, auth, database, moderationWords, now, socketBudgets });
-  const context: RouteContext = { config, database, auth, mailer, now, moderationWords };
+  // Work too long for a request (an uploaded import) runs here, from jobs kept in the database.
+  const jobs = await startJobQueue(database, [catalogueImportJob(database.db)], app.log);
+  app.addHook('onClose', async () => jobs.stop());
+  const context: RouteContext = { config, database, auth, mailer, jobs, now, moderationWords };
   guardDeclaredRoutes(app, (request, reply, access) => {
     if (access === 'identity') return requireIdentity(request, reply, context);
     return requireUser(request, reply, context, access === 'signed-in' ? [] : access);
@@ -191,6 +197,7 @@ export async function buildApp({
       await api.register(catalogueRoutes, context);
       await api.register(copyRoutes, context);
       await api.register(exportRoutes, context);
+      await api.register(importRoutes, context);
       await api.register(itemRoutes, context);
       await api.register(adminUserRoutes, context);
       await api.register(requestRoutes, context);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { pruneAbandonedUploads } from './catalogue/import/uploads.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
@@ -8,13 +9,15 @@ import { expireHolds } from './reservations/holds.ts';
 export const SWEEP_INTERVAL_MS = 60_000;
 
 /**
- * One sweep at `now`: expires lapsed holds, forgets old `Idempotency-Key` answers and deletes
- * rate-limit counters whose window has passed. Returns the number of holds expired.
+ * One sweep at `now`: expires lapsed holds, forgets old `Idempotency-Key` answers, deletes
+ * rate-limit counters whose window has passed and uploads cut off midway. Returns the number of
+ * holds expired.
  */
 export async function sweep(database: DatabaseHandle, now: Date): Promise<number> {
   const expired = await expireHolds(database.db, now);
   await pruneIdempotencyKeys(database.db, now);
   await pruneRateLimits(database.db, now);
+  await pruneAbandonedUploads(database.db, now);
   return expired;
 }
 

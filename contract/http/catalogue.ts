@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DATABASE_INTEGER_MAX } from '../limits.ts';
+import { copyLocationSchema } from './copies.ts';
 
 /** The three kinds of catalogue item. */
 export const ITEM_TYPES = ['book', 'paper', 'course'] as const;
@@ -68,6 +69,18 @@ export const searchQuerySchema = z
   );
 export type SearchQuery = z.output<typeof searchQuerySchema>;
 
+/**
+ * An item's physical copies as a result card and the detail view show them (issue 21): how many
+ * the library holds, how many can be reserved now, and where they stand.
+ */
+export const shelfSchema = z.object({
+  // Examples for the API reference, whose made-up answer would otherwise show 2^53 - 1.
+  total: z.number().int().nonnegative().meta({ example: 3 }),
+  available: z.number().int().nonnegative().meta({ example: 2 }),
+  locations: z.array(copyLocationSchema),
+});
+export type Shelf = z.infer<typeof shelfSchema>;
+
 /** One result card. */
 export const catalogueItemSchema = z.object({
   id: z.string(),
@@ -85,6 +98,8 @@ export const catalogueItemSchema = z.object({
   external: z.string().optional(),
   /** Withdrawn by a librarian: only librarians' searches with `withdrawn=true` list it. */
   withdrawn: z.boolean().optional(),
+  /** Set when the library holds physical copies of it: they can be reserved. */
+  shelf: shelfSchema.optional(),
 });
 export type CatalogueItem = z.infer<typeof catalogueItemSchema>;
 

@@ -63,9 +63,10 @@ export const copyUpdateSchema = z
 
 /** One place where copies of an item stand, and how many of them can be reserved now. */
 export const copyLocationSchema = z.object({
-  location: z.string(),
-  total: z.number().int(),
-  available: z.number().int(),
+  location: z.string().meta({ example: 'Main library, PR 4034' }),
+  // Examples for the API reference, whose made-up answer would otherwise show 2^53 - 1.
+  total: z.number().int().nonnegative().meta({ example: 2 }),
+  available: z.number().int().nonnegative().meta({ example: 1 }),
 });
 
 /**

@@ -11,6 +11,8 @@ export const errorResponseSchema = z.object({
   success: z.literal(false),
   message: z.string(),
   errors: z.array(fieldErrorSchema).optional(),
+  /** Why, for the few refusals a client acts on (`EMAIL_NOT_VERIFIED_CODE` in users.ts). */
+  code: z.string().optional(),
 });
 
 export type FieldError = z.infer<typeof fieldErrorSchema>;

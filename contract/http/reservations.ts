@@ -54,10 +54,53 @@ export const reservationBookSchema = z.object({
 });
 export type ReservationBook = z.infer<typeof reservationBookSchema>;
 
-/** `GET /api/users/reservation-books`. */
+/** The most books one page of `GET /api/users/reservation-books` lists (and its default). */
+export const RESERVATION_BOOKS_PAGE_MAX = 200;
+
+const blank = (value: unknown) => (value === '' ? undefined : value);
+
+/**
+ * `GET /api/users/reservation-books` query (issue 21): one book by id, or words of the title,
+ * author or ISBN, an author, only books with a copy free now, and the page. None given: the first
+ * page of all.
+ */
+export const reservationBooksQuerySchema = z.object({
+  /** One book by its id (the "Reserve a copy" button of a catalogue item). */
+  id: z.preprocess(blank, z.uuid({ message: 'id must be an item id' }).optional()),
+  q: z.preprocess(
+    blank,
+    z.string().trim().max(200, 'The search is too long (200 characters at most)').optional(),
+  ),
+  author: z.preprocess(
+    blank,
+    z.string().trim().max(100, 'The author is too long (100 characters at most)').optional(),
+  ),
+  availableOnly: z
+    .preprocess((value) => value === 'true' || value === true || value === '1', z.boolean())
+    .default(false),
+  page: z.coerce
+    .number({ message: 'page must be a number' })
+    .int('page must be a whole number')
+    .min(1, 'page starts at 1')
+    .max(10_000, 'page is at most 10000')
+    .default(1),
+  pageSize: z.coerce
+    .number({ message: 'pageSize must be a number' })
+    .int('pageSize must be a whole number')
+    .min(1, 'pageSize is at least 1')
+    .max(RESERVATION_BOOKS_PAGE_MAX, `pageSize is at most ${RESERVATION_BOOKS_PAGE_MAX}`)
+    .default(RESERVATION_BOOKS_PAGE_MAX),
+});
+export type ReservationBooksQuery = z.output<typeof reservationBooksQuerySchema>;
+
+/** `GET /api/users/reservation-books`: the seed's shape, with the page it is (issue 21). */
 export const reservationBooksResponseSchema = z.object({
   success: z.literal(true),
   payload: z.array(reservationBookSchema),
+  /** Books matching, on every page. */
+  total: z.number().int().optional(),
+  page: z.number().int().optional(),
+  pageSize: z.number().int().optional(),
 });
 
 /** `GET /api/users/reservation-days`: the seven days one may choose, in the library's time zone. */

@@ -218,6 +218,11 @@ export const currentUserSchema = z.object({
   chatUsername: z.string(),
   /** Set while a faculty sign-up waits for a librarian's approval (the account is a student). */
   facultyRequest: z.literal('waiting').optional(),
+  /**
+   * Whether the e-mail address is verified (ours, decision 026): a password sign-up reserves,
+   * files requests and chats only once it has opened the link mailed to it.
+   */
+  emailVerified: z.boolean().optional(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
@@ -264,3 +269,35 @@ export const resetPasswordResponseSchema = z.object({
 /** What the forgot-password screen says after a request, whatever the e-mail. */
 export const FORGOT_PASSWORD_MESSAGE =
   'If an account exists for that e-mail, we have sent it a link to reset the password. The link works for 60 minutes.';
+
+/**
+ * The code of the refusal an account gets when it reserves, files a request, creates a chat room
+ * or sends a message before verifying its e-mail address (decision 026); HTTP answers it in the
+ * error shape's `code`, the chat in the acknowledgement's.
+ */
+export const EMAIL_NOT_VERIFIED_CODE = 'EMAIL_NOT_VERIFIED';
+
+/** What that refusal says: where the link went, and where to ask for it again. */
+export function emailNotVerifiedMessage(email: string): string {
+  return `Verify your e-mail address first: we sent a link to ${email}. You can send it again from your home screen.`;
+}
+
+/**
+ * The query a verification link brings the person back with, to their home
+ * (`/userprofile?verified=email`); a link that failed adds better-auth's `error=<CODE>`.
+ */
+export const EMAIL_VERIFIED_QUERY = { name: 'verified', value: 'email' } as const;
+
+/** Where the verification link of an account with `role` lands, signed in (decision 026). */
+export function emailVerifiedLanding(role: Role): string {
+  return `${homePathFor(role)}?${EMAIL_VERIFIED_QUERY.name}=${EMAIL_VERIFIED_QUERY.value}`;
+}
+
+/** `POST /api/users/verification-email`: mails the signed-in account its verification link again. */
+export const verificationEmailResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+
+/** How long a verification link works. */
+export const VERIFICATION_LINK_HOURS = 24;

@@ -321,11 +321,12 @@ export interface RoomHistoryInfo {
 /**
  * What every acknowledgement answers. `history` only on `load_history`; `retryAfter` when a
  * budget refused the event: the seconds after which it may be sent again. `message` on success
- * is a sentence to show (a report received for the moderators).
+ * is a sentence to show (a report received for the moderators); `code` names the few refusals a
+ * client acts on, as the HTTP error shape's does (`EMAIL_NOT_VERIFIED_CODE`).
  */
 export type Ack =
   | { ok: true; id?: string; history?: ChatMessage[]; hasMore?: boolean; message?: string }
-  | { ok: false; message: string; retryAfter?: number };
+  | { ok: false; message: string; retryAfter?: number; code?: string };
 type AckFn = (answer: Ack) => void;
 
 /** Client → server events, for `Socket<ServerToClient, ClientToServer>` on both ends. */

@@ -81,6 +81,51 @@ export async function summariseCopies(
   };
 }
 
+/**
+ * `summariseCopies` for many items in two statements (a page of search results): only items the
+ * library holds copies of are in the answer.
+ */
+export async function summariseShelves(
+  db: Kysely<Database>,
+  itemIds: readonly string[],
+  now: Date,
+): Promise<Map<string, CopySummary>> {
+  const shelves = new Map<string, CopySummary>();
+  if (itemIds.length === 0) return shelves;
+  const [items, places] = await Promise.all([
+    db
+      .selectFrom('items as i')
+      .select(['i.id', 'i.copies', 'i.copies_unavailable', (eb) => heldCopies(eb, now)])
+      .where('i.id', 'in', [...itemIds])
+      .where('i.copies', '>', 0)
+      .execute(),
+    db
+      .selectFrom('copies')
+      .select([
+        'item_id',
+        'location',
+        sql<string>`count(*)`.as('total'),
+        sql<string>`count(*) FILTER (WHERE status = 'available')`.as('on_shelf'),
+      ])
+      .where('item_id', 'in', [...itemIds])
+      .where('status', '<>', 'withdrawn')
+      .groupBy(['item_id', 'location'])
+      .orderBy('location')
+      .execute(),
+  ]);
+  for (const item of items) {
+    shelves.set(item.id, { total: item.copies, available: freeCopies(item), locations: [] });
+  }
+  for (const place of places) {
+    shelves.get(place.item_id)?.locations.push({
+      location: place.location,
+      total: Number(place.total),
+      available: Number(place.on_shelf),
+    });
+  }
+  return shelves;
+}
+
 /** True when some copy other than `exceptId` carries `barcode` (in any case). */
 async function barcodeInUse(
   db: Kysely<Database> | Transaction<Database>,

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import type { PostBookRequest } from '#contract/http/catalogue.ts';
 import type { ItemCreate, ItemUpdate } from '#contract/http/items.ts';
 import type { Database, ItemChangesTable, ItemsTable } from '../db/schema.ts';
 import { isUuid } from '../db/ids.ts';
@@ -67,7 +68,6 @@ export async function itemsPublishedBy(
 
 /** The `source` of items librarians add by hand. */
 export const CATALOGUE_SOURCE = 'catalogue';
-
 
 /** Each contract field and the column that holds it. */
 const COLUMNS = {
@@ -192,6 +192,49 @@ export async function createItem(
     );
     await record(trx, row.id, editor, 'created', changes);
     await refreshSearchWords(trx);
+    return row;
+  });
+}
+
+/**
+ * Adds a course material that a faculty member (or a librarian) publishes through the spec's
+ * `POST /api/faculty/post-book`, records it in the item's history as created by them, and adds
+ * its words to "did you mean".
+ */
+export async function publishCourseMaterial(
+  db: Kysely<Database>,
+  body: PostBookRequest,
+  editor: Editor,
+): Promise<ItemRow> {
+  const fields = {
+    type: 'course',
+    title: body.title,
+    authors: [body.author],
+    year: Number(body.publishedDate.slice(0, 4)),
+    subjects: [body.genre],
+    genre: body.genre,
+    institution: body.instituteName,
+    publishedDate: body.publishedDate,
+    driveLink: body.driveLink,
+  } as const satisfies ItemCreate;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('items')
+      .values({
+        ...(columnsOf(givenFields(fields)) as Required<
+          Pick<ItemsTable, 'kind' | 'title' | 'authors'>
+        >),
+        source: 'faculty',
+        source_id: crypto.randomUUID(),
+        created_by: editor.id,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const changes = Object.fromEntries(
+      Object.entries(fields).map(([field, value]) => [field, { from: null, to: value }]),
+    );
+    await record(trx, row.id, editor, 'created', changes);
+    await refreshSearchWords(trx, row.id);
     return row;
   });
 }

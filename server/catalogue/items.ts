@@ -1,10 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { PostBookRequest } from '#contract/http/catalogue.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Database, ItemsTable } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
-import { refreshSearchWords } from './words.ts';
 
 /** How many course materials `users/get-books` lists. */
 export const COURSE_MATERIALS_LIMIT = 200;
@@ -23,7 +21,7 @@ export const COURSE_MATERIAL_COLUMNS = [
   'subjects',
 ] as const;
 
-/** A course material as `courseMaterials` and `publishCourseMaterial` read it. */
+/** A course material as `courseMaterials` and `publishCourseMaterial` (editing.ts) read it. */
 export type CourseMaterialRow = Pick<
   Selectable<ItemsTable>,
   (typeof COURSE_MATERIAL_COLUMNS)[number]
@@ -147,32 +145,4 @@ export async function cacheCourseMaterials(
     };
   }
   return { read: async () => readAt(await itemsVersion(db)), close: async () => {} };
-}
-
-/** Adds a course material that `userId` publishes, and its words to "did you mean". */
-export async function publishCourseMaterial(
-  db: Kysely<Database>,
-  userId: string,
-  body: PostBookRequest,
-): Promise<Selectable<ItemsTable>> {
-  const row = await db
-    .insertInto('items')
-    .values({
-      kind: 'course',
-      title: body.title,
-      authors: [body.author],
-      year: Number(body.publishedDate.slice(0, 4)),
-      subjects: [body.genre],
-      genre: body.genre,
-      institution: body.instituteName,
-      published_date: body.publishedDate,
-      drive_link: body.driveLink,
-      source: 'faculty',
-      source_id: crypto.randomUUID(),
-      created_by: userId,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await refreshSearchWords(db, row.id);
-  return row;
 }

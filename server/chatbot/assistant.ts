@@ -330,7 +330,7 @@ async function worksBy(
   const typed = normal(author);
   const leads = (row: SearchRow) => (normal(row.authors[0] ?? '').includes(typed) ? 1 : 0);
   const shelved = new Set(
-    (await reservableBooks(context.db, context.now())).map((book) => book.id as string),
+    (await reservableBooks(context.db, context.now())).rows.map((book) => book.id as string),
   );
   const rows = result.rows
     .map((row, index) => ({ row, index }))
@@ -361,7 +361,7 @@ async function worksBy(
 
 async function availability(context: AssistantContext, title: string): Promise<Reply> {
   if (!title) return notSure(context.config, 'Which book do you mean?');
-  const reservable = await reservableBooks(context.db, context.now());
+  const reservable = (await reservableBooks(context.db, context.now())).rows;
   const match = bestTitles(title, reservable)[0];
   if (match) {
     const free = freeCopies(match);

@@ -1,5 +1,5 @@
 import { APIError } from 'better-auth/api';
-import type { RegisterRequest, Role } from '#contract/http/users.ts';
+import { emailVerifiedLanding, type RegisterRequest, type Role } from '#contract/http/users.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { UserRow } from '../users/store.ts';
 import type { Config } from '../config.ts';
@@ -75,7 +75,13 @@ export async function registerWithPassword(
   let result: { headers: Headers; response: { user: { id: string } } };
   try {
     result = await auth.api.signUpEmail({
-      body: { email: body.email, password, name: `${body.firstName} ${body.lastName}` },
+      body: {
+        email: body.email,
+        password,
+        name: `${body.firstName} ${body.lastName}`,
+        // Where the mailed verification link lands, signed in (decision 026).
+        callbackURL: emailVerifiedLanding(granted.role),
+      },
       headers: requestHeaders,
       returnHeaders: true,
     });
@@ -129,6 +135,8 @@ export async function completeProviderProfile(
     .set({
       ...profileColumns(body, granted),
       signup_method: account.provider_id === 'google' ? 'google' : 'oidc',
+      // The provider signed the person in with this address: it counts as verified (decision 026).
+      email_verified: true,
     })
     .where('id', '=', user.id)
     .execute();

@@ -36,6 +36,12 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /** Runs `fn` on one dedicated connection (PGlite has only one; on PostgreSQL a pool client). */
   withSession<T>(fn: (session: ScriptSession) => Promise<T>): Promise<T>;
+  /**
+   * Runs one statement with `$1` parameters, or a parameterless script of several, and answers
+   * the last statement's rows; in turn with the Kysely queries (a PGlite transaction in progress
+   * is never entered). For libraries that bring their own SQL, such as the job queue.
+   */
+  executeSql(text: string, values?: readonly unknown[]): Promise<{ rows: unknown[] }>;
   /** Answers when the database answers a trivial query. */
   ping(): Promise<void>;
   /** The PostgreSQL server's URL (Socket.IO's Postgres adapter opens its own pool); none on PGlite. */
@@ -162,6 +168,13 @@ export function wrapPglite(pglite: PGlite): DatabaseHandle {
         },
       });
     },
+    // Inside Kysely's one connection: PGlite's own lock does not know of a Kysely transaction,
+    // whose BEGIN and COMMIT are statements like any other.
+    executeSql: (text, values) =>
+      db.connection().execute(async () => {
+        if (values && values.length > 0) return pglite.query(text, [...values]);
+        return (await pglite.exec(text)).at(-1) ?? { rows: [] };
+      }),
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -237,6 +250,8 @@ export function openPostgres(connectionString: string): DatabaseHandle {
         client.release();
       }
     },
+    // node-postgres sends a query without parameters as a simple query, which may hold several.
+    executeSql: (text, values) => pool.query(text, values ? [...values] : undefined),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -1,33 +1,20 @@
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPglite, wrapPglite, type DatabaseHandle } from './client.ts';
-import { migrate, MIGRATIONS_DIR } from './migrate.ts';
+import { pgliteMigratedBefore } from '../test/databases.ts';
 
 const MIGRATION = '20261127040000_isbn-13.sql';
 
 // The migration's data change is checked on PGlite, the one engine where a database can be
 // migrated part of the way (the PostgreSQL test databases are copies of a fully migrated one).
 describe('the ISBN-13 migration', () => {
-  let handle: DatabaseHandle;
-  let folder: string;
+  let database: Awaited<ReturnType<typeof pgliteMigratedBefore>>;
+  let handle: (typeof database)['handle'];
 
   beforeAll(async () => {
-    handle = wrapPglite(await createPglite());
-    folder = await mkdtemp(path.join(tmpdir(), 'digi-isbn-migration-'));
-    const earlier = (await readdir(MIGRATIONS_DIR)).filter(
-      (file) => file.endsWith('.sql') && file < MIGRATION,
-    );
-    for (const file of earlier)
-      await copyFile(path.join(MIGRATIONS_DIR, file), path.join(folder, file));
-    await migrate(handle, folder);
+    database = await pgliteMigratedBefore(MIGRATION);
+    handle = database.handle;
   });
-  afterAll(async () => {
-    await handle.close();
-    await rm(folder, { recursive: true, force: true });
-  });
+  afterAll(async () => database.close());
 
   it('turns stored ISBN-10s into ISBN-13s, clears wrong ones, and then takes ISBN-13s only', async () => {
     const book = (title: string, isbn: string | null, source = 'goodbooks', sourceId = isbn) => ({
@@ -49,7 +36,7 @@ describe('the ISBN-13 migration', () => {
       ])
       .execute();
 
-    expect(await migrate(handle)).toContain(MIGRATION);
+    expect(await database.applyIt()).toContain(MIGRATION);
 
     const rows = await handle.db
       .selectFrom('items')

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prepareJobQueue } from '../jobs/queue.ts';
 import type { DatabaseHandle } from './client.ts';
 
 /** The folder of plain `.sql` migrations, named `YYYYMMDDHHMMSS_title.sql`. */
@@ -14,7 +15,8 @@ const MIGRATION_LOCK_ID = 7_202_611;
 /**
  * Applies every migration not yet applied, in name order, each in its own transaction together
  * with its bookkeeping row. On PostgreSQL an advisory lock makes concurrent starts of several
- * processes wait for each other instead of racing. Returns the names it applied.
+ * processes wait for each other instead of racing. Then brings the job queue's own tables to
+ * its version (`prepareJobQueue`). Returns the names it applied.
  */
 export async function migrate(
   handle: DatabaseHandle,
@@ -28,7 +30,7 @@ export async function migrate(
     );
   }
 
-  return handle.withSession(async (session) => {
+  const applied = await handle.withSession(async (session) => {
     const postgres = handle.kind === 'postgres';
     if (postgres) await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     try {
@@ -58,4 +60,6 @@ export async function migrate(
       if (postgres) await session.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }
   });
+  await prepareJobQueue(handle);
+  return applied;
 }

@@ -236,6 +236,38 @@ export interface Database {
   chat_reports: ChatReportsTable;
   demo_seeds: DemoSeedsTable;
   data_versions: DataVersionsTable;
+  catalogue_imports: CatalogueImportsTable;
+  catalogue_import_chunks: CatalogueImportChunksTable;
+}
+
+/** A MARC or holdings file a librarian uploaded, and what its import did (issue 20). */
+export interface CatalogueImportsTable {
+  id: Generated<string>;
+  kind: 'marc' | 'holdings';
+  file_name: string;
+  /** int8: node-postgres hands it over as text. */
+  size_bytes: ColumnType<string, number, number>;
+  rows_expected: ColumnType<number, number | undefined, number>;
+  rows_read: ColumnType<number, number | undefined, number>;
+  state: ColumnType<
+    'uploading' | 'queued' | 'running' | 'done' | 'failed',
+    undefined,
+    'queued' | 'running' | 'done' | 'failed'
+  >;
+  report: ColumnType<unknown, never, string | null>;
+  error: string | null;
+  created_by: string | null;
+  created_by_name: ColumnType<string, string | undefined, never>;
+  created_at: ColumnType<Date, undefined, never>;
+  started_at: ColumnType<Date | null, undefined, Date | null>;
+  finished_at: ColumnType<Date | null, undefined, Date | null>;
+}
+
+/** A piece of an uploaded file, kept until its import has run. */
+export interface CatalogueImportChunksTable {
+  import_id: string;
+  seq: number;
+  data: Uint8Array;
 }
 
 /**

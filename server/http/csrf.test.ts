@@ -113,6 +113,10 @@ describe.each(testDatabaseKinds())('cross-site request forgery on %s', (kind) =>
   afterAll(async () => testApp.close());
 
   const stateChanging = () => routes.filter((route) => STATE_CHANGING.test(route));
+  /** The media type a route takes a file as (an import), if it declares one. */
+  const uploadType = (route: string) =>
+    testApp.app.declaredRoutes.find((declared) => declared.route === route)?.declaration.upload
+      ?.contentType;
 
   it('finds the state-changing routes', () => {
     expect(stateChanging().length).toBeGreaterThanOrEqual(15);
@@ -149,7 +153,11 @@ describe.each(testDatabaseKinds())('cross-site request forgery on %s', (kind) =>
           payload: body.payload,
         });
         expect(response.statusCode, `${route} with ${body.name}`).toBe(415);
-        expect(response.json()).toEqual({ success: false, message: JSON_ONLY_MESSAGE });
+        const upload = uploadType(route);
+        expect(response.json()).toEqual({
+          success: false,
+          message: upload ? `Send the file as ${upload}.` : JSON_ONLY_MESSAGE,
+        });
       }
     }
     // The router matches a percent-encoded path too; so does the refusal.
@@ -163,16 +171,17 @@ describe.each(testDatabaseKinds())('cross-site request forgery on %s', (kind) =>
     expect(await snapshot(testApp.database)).toEqual(before);
   });
 
-  it('still takes what the web app sends: JSON, and no body at all', async () => {
+  it('still takes what the web app sends: JSON (a file to an upload), and no body at all', async () => {
     for (const route of stateChanging()) {
       const [method, pattern] = route.split(' ') as [string, string];
       const url = concrete(pattern, 'sign-in/email');
       // A fresh person each time: some of these calls sign out.
       const { client } = await signedInPerson(testApp, 'student');
+      const upload = uploadType(route);
       const json = await client.request({
         method: method as 'POST',
         url,
-        headers: { 'content-type': 'application/json; charset=utf-8' },
+        headers: { 'content-type': upload ?? 'application/json; charset=utf-8' },
         payload: JSON.stringify({}),
       });
       const bodiless = await client.request({ method: method as 'POST', url });

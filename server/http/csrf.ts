@@ -39,7 +39,8 @@ function hasBody(request: FastifyRequest): boolean {
  * - to `/api` with a body that is not JSON (415), or a `Content-Type` other than JSON even on an
  *   empty body: an HTML form on another site can send text/plain, urlencoded or multipart bodies
  *   without the browser asking first, but only a script of our own origin can send
- *   `application/json`. The web app sends JSON or no body at all (`web/api/client.ts`).
+ *   `application/json`. The web app sends JSON or no body at all (`web/api/client.ts`), except
+ *   to a route that declares an `upload` (a file, sent as its declared media type only).
  *
  * GET never changes data (`server/http/csrf.test.ts` calls every GET route to check it).
  */
@@ -60,6 +61,12 @@ export function installCsrfGuard(
     if (!request.routeOptions.url?.startsWith('/api/')) return;
     const contentType = request.headers['content-type'];
     const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+    // A route taking a file (an import) declares its media type, which no form can send either.
+    const upload = request.routeOptions.config.declaration?.upload?.contentType;
+    if (upload !== undefined) {
+      if (mediaType === upload || (contentType === undefined && !hasBody(request))) return;
+      return reply.code(415).send(errorBody(`Send the file as ${upload}.`));
+    }
     if (contentType !== undefined ? mediaType !== JSON_MEDIA_TYPE : hasBody(request)) {
       return reply.code(415).send(errorBody(JSON_ONLY_MESSAGE));
     }

@@ -64,10 +64,13 @@ export function unstorableText(value: unknown): FieldError | undefined {
 }
 
 /** Builds the one error body every failed call answers with. */
-export function errorBody(message: string, errors?: FieldError[]): ErrorResponse {
-  return errors && errors.length > 0
-    ? { success: false, message, errors }
-    : { success: false, message };
+export function errorBody(message: string, errors?: FieldError[], code?: string): ErrorResponse {
+  return {
+    success: false,
+    message,
+    ...(errors && errors.length > 0 ? { errors } : {}),
+    ...(code ? { code } : {}),
+  };
 }
 
 // Messages for the client errors Fastify raises itself, in words a person understands.
@@ -107,7 +110,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof Refusal) {
       if ('retryAfterSeconds' in error)
         reply.header('retry-after', String(error.retryAfterSeconds));
-      return reply.code(error.statusCode).send(errorBody(error.message, error.errors));
+      return reply.code(error.statusCode).send(errorBody(error.message, error.errors, error.code));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

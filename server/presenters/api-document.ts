@@ -120,6 +120,18 @@ const presentOperation = (() => {
         content: { [declaration.download.contentType]: { schema: { type: 'string' } } },
       };
     }
+    // The body of an upload is the file itself: @fastify/swagger documents `consumes` as the
+    // request body's media type.
+    const upload = declaration.upload
+      ? {
+          body: {
+            type: 'string',
+            format: 'binary',
+            description: declaration.upload.description,
+          },
+          consumes: [declaration.upload.contentType],
+        }
+      : {};
     if (declaration.redirect) {
       response['302'] = {
         type: 'null',
@@ -131,6 +143,7 @@ const presentOperation = (() => {
     return {
       schema: {
         ...schema,
+        ...upload,
         operationId: operationId(method, openApiPath(url)),
         ...accessOf(declaration.access),
         response,

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { CatalogueItem, CourseMaterial, ItemDetail } from '#contract/http/catalogue.ts';
+import type { CatalogueItem, CourseMaterial, ItemDetail, Shelf } from '#contract/http/catalogue.ts';
 import type { ItemChange, ManagedItem } from '#contract/http/items.ts';
 import type { CourseMaterialRow } from '../catalogue/items.ts';
 import type { SearchRow } from '../catalogue/search.ts';
@@ -8,8 +8,8 @@ import type { ItemChangesTable, ItemsTable } from '../db/schema.ts';
 const optional = <Key extends string>(key: Key, value: string | null | undefined) =>
   (value ? { [key]: value } : {}) as Partial<Record<Key, string>>;
 
-/** A result card. */
-export function presentCatalogueItem(row: SearchRow): CatalogueItem {
+/** A result card, with its copies when the library holds some (`summariseShelves`). */
+export function presentCatalogueItem(row: SearchRow, shelf?: Shelf): CatalogueItem {
   return {
     id: row.id,
     type: row.kind,
@@ -23,15 +23,16 @@ export function presentCatalogueItem(row: SearchRow): CatalogueItem {
     ...optional('url', row.url),
     hasContent: row.page_count > 0,
     ...(row.withdrawn_at ? { withdrawn: true } : {}),
+    ...(shelf ? { shelf } : {}),
   };
 }
 
 const isoDate = (value: string | null) => (value === null ? undefined : value.slice(0, 10));
 
 /** Everything the detail view shows. */
-export function presentItemDetail(row: Selectable<ItemsTable>): ItemDetail {
+export function presentItemDetail(row: Selectable<ItemsTable>, shelf?: Shelf): ItemDetail {
   return {
-    ...presentCatalogueItem(row),
+    ...presentCatalogueItem(row, shelf),
     ...optional('isbn', row.isbn),
     ...optional('arxivId', row.arxiv_id),
     ...optional('language', row.language),

@@ -60,7 +60,7 @@ export function presentDeskDay(day: DeskDay): DeskPickups {
 
 /** A reservable book in the spec's shape. */
 export function presentReservationBook(
-  row: Awaited<ReturnType<typeof reservableBooks>>[number],
+  row: Awaited<ReturnType<typeof reservableBooks>>['rows'][number],
 ): ReservationBook {
   const free = freeCopies(row);
   return {

@@ -20,5 +20,6 @@ export function presentCurrentUser(row: UserRow): CurrentUser {
     profileCompleted: row.profile_completed,
     chatUsername: row.chat_username ?? '',
     ...(row.requested_role === 'faculty' ? { facultyRequest: 'waiting' as const } : {}),
+    emailVerified: row.email_verified,
   };
 }

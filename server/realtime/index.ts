@@ -87,6 +87,8 @@ export function mountRealtime(
         firstName: user.first_name,
         chatName: user.chat_username ?? user.first_name,
         sessionId: signedIn.sessionId,
+        email: user.email,
+        emailVerified: user.email_verified,
       };
       socket.data.user = data;
       await socket.join([sessionRoom(data.sessionId), userRoom(data.id)]);

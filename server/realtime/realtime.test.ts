@@ -103,7 +103,9 @@ describe('Socket.IO on the app port', () => {
     const gone = disconnected(socket);
     const anyone = new TestClient(testApp.app, ORIGIN);
     await anyone.post('/api/users/forgot-password', { email: registration.email });
-    const mail = await smtp.waitFor(registration.email);
+    const mail = await smtp.waitFor(registration.email, {
+      subject: 'Reset your Digi Library password',
+    });
     const token = /reset-password\/([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
     const reset = await anyone.post('/api/users/reset-password', {
       token,

@@ -8,4 +8,8 @@ export interface SocketUser {
   /** The name the chat shows: the forum username, else the first name. */
   chatName: string;
   sessionId: string;
+  /** The account's e-mail address, which a refusal to an unverified account names. */
+  email: string;
+  /** Whether it was verified at connection; a link opened since is read again when it matters. */
+  emailVerified: boolean;
 }

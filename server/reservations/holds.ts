@@ -1,5 +1,11 @@
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
-import { ACTIVE_RESERVATIONS_MAX, type ReservationStatus } from '#contract/http/reservations.ts';
+import {
+  ACTIVE_RESERVATIONS_MAX,
+  reservationBooksQuerySchema,
+  type ReservationBooksQuery,
+  type ReservationStatus,
+} from '#contract/http/reservations.ts';
+import { normaliseIsbn } from '../catalogue/isbn.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Database, ItemsTable } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
@@ -194,9 +200,22 @@ export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest)
   return row.id;
 }
 
-/** Books with physical copies, each with how many are free at `now`. */
-export async function reservableBooks(db: Kysely<Database>, now: Date) {
-  return db
+/** `text` as a LIKE pattern that matches it anywhere, its own `%`, `_` and `\` taken literally. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * Books with physical copies, each with how many are free at `now`, by title: those whose title,
+ * authors or ISBN hold every word of `q`, by `author`, with a copy free now when `availableOnly`,
+ * one page of them, and how many there are in all.
+ */
+export async function reservableBooks(
+  db: Kysely<Database>,
+  now: Date,
+  query: ReservationBooksQuery = reservationBooksQuerySchema.parse({}),
+) {
+  let books = db
     .selectFrom('items as i')
     .select([
       'i.id',
@@ -211,8 +230,34 @@ export async function reservableBooks(db: Kysely<Database>, now: Date) {
       (eb) => heldCopies(eb, now),
     ])
     .where('i.copies', '>', 0)
-    .where('i.withdrawn_at', 'is', null)
-    .orderBy('i.title')
-    .limit(200)
-    .execute();
+    .where('i.withdrawn_at', 'is', null);
+  if (query.id) books = books.where('i.id', '=', query.id);
+  const authors = sql<string>`array_to_string(i.authors, ' ')`;
+  for (const word of (query.q ?? '').split(/\s+/u).filter(Boolean)) {
+    const isbn = normaliseIsbn(word);
+    books = books.where((eb) =>
+      eb.or([
+        eb('i.title', 'ilike', containing(word)),
+        eb(authors, 'ilike', containing(word)),
+        ...(isbn ? [eb('i.isbn', '=', isbn)] : []),
+      ]),
+    );
+  }
+  if (query.author) books = books.where(authors, 'ilike', containing(query.author));
+  const matching = db
+    .selectFrom(books.as('b'))
+    .$if(query.availableOnly, (q) =>
+      q.where(sql<number>`b.copies - b.copies_unavailable - b.held`, '>', 0),
+    );
+  const [rows, count] = await Promise.all([
+    matching
+      .selectAll()
+      .orderBy('b.title')
+      .orderBy('b.id')
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+    matching.select((eb) => eb.fn.countAll<string>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
 }

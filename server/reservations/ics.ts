@@ -1,3 +1,10 @@
+import ical, {
+  ICalAlarmType,
+  ICalCalendarMethod,
+  ICalEventStatus,
+  ICalEventTransparency,
+} from 'ical-generator';
+
 /** One calendar event of an `.ics` file (RFC 5545). */
 export interface CalendarEvent {
   /** Globally unique, e.g. `RES-100001@library.example`. */
@@ -9,69 +16,42 @@ export interface CalendarEvent {
   location: string;
   /** When the event was written. */
   stamp: Date;
+  /** Seconds before the start at which the calendar reminds its owner; none when absent. */
+  alarmBeforeSeconds?: number;
 }
 
-/** `20261123T140000Z`: a UTC date-time in the calendar format. */
-function utcStamp(date: Date): string {
-  return date
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z')
-    .replace(/[-:]/g, '');
-}
-
-/** Escapes TEXT values: backslash, semicolon, comma and line breaks (RFC 5545 3.3.11). */
-export function escapeText(value: string): string {
-  return value
-    .replace(/\\/g, '\\\\')
-    .replace(/;/g, '\\;')
-    .replace(/,/g, '\\,')
-    .replace(/\r\n|\r|\n/g, '\\n');
-}
+/** How long before a pickup slot the calendar entry reminds its owner. */
+export const PICKUP_ALARM_SECONDS = 60 * 60;
 
 /**
- * Folds a content line so no line is longer than 75 octets, continuing with a space
- * (RFC 5545 3.1). Splits between characters, never inside a UTF-8 sequence.
+ * A one-event calendar file that calendar programs import (lines ending in CRLF, folded and
+ * escaped by `ical-generator`), with a reminder before the event when the event asks for one.
  */
-export function foldLine(line: string): string {
-  const encoder = new TextEncoder();
-  const pieces: string[] = [];
-  let current = '';
-  let octets = 0;
-  for (const character of line) {
-    const size = encoder.encode(character).length;
-    const limit = pieces.length === 0 ? 75 : 74;
-    if (octets + size > limit) {
-      pieces.push(current);
-      current = '';
-      octets = 0;
-    }
-    current += character;
-    octets += size;
-  }
-  pieces.push(current);
-  return pieces.join('\r\n ');
-}
-
-/** A one-event calendar file that calendar programs import, lines ending in CRLF. */
 export function calendarFile(event: CalendarEvent, productId: string): string {
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    `PRODID:-//${escapeText(productId)}//Reservations//EN`,
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-    'BEGIN:VEVENT',
-    `UID:${escapeText(event.uid)}`,
-    `DTSTAMP:${utcStamp(event.stamp)}`,
-    `DTSTART:${utcStamp(event.start)}`,
-    `DTEND:${utcStamp(event.end)}`,
-    `SUMMARY:${escapeText(event.summary)}`,
-    `DESCRIPTION:${escapeText(event.description)}`,
-    `LOCATION:${escapeText(event.location)}`,
-    'STATUS:CONFIRMED',
-    'TRANSP:OPAQUE',
-    'END:VEVENT',
-    'END:VCALENDAR',
-  ];
-  return `${lines.map(foldLine).join('\r\n')}\r\n`;
+  const calendar = ical({
+    prodId: { company: productId, product: 'Reservations', language: 'EN' },
+    method: ICalCalendarMethod.PUBLISH,
+  });
+  calendar.createEvent({
+    id: event.uid,
+    stamp: event.stamp,
+    start: event.start,
+    end: event.end,
+    summary: event.summary,
+    description: event.description,
+    location: event.location,
+    status: ICalEventStatus.CONFIRMED,
+    transparency: ICalEventTransparency.OPAQUE,
+    alarms:
+      event.alarmBeforeSeconds === undefined
+        ? []
+        : [
+            {
+              type: ICalAlarmType.display,
+              triggerBefore: event.alarmBeforeSeconds,
+              description: event.summary,
+            },
+          ],
+  });
+  return calendar.toString();
 }

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { UserRow } from '../users/store.ts';
 import type { ReservationRow } from './holds.ts';
-import { calendarFile } from './ics.ts';
+import { calendarFile, PICKUP_ALARM_SECONDS } from './ics.ts';
 import { formatDate, slotWindow, type TimeSlot } from './calendar.ts';
 
 /**
@@ -37,7 +37,7 @@ export async function sendReservationConfirmation(
     '',
     `We hold the copy for 24 hours from the start of your slot, until ${heldUntil}.`,
     `To see or cancel your reservations, open ${config.publicUrl}/offline-book-service`,
-    'A calendar entry for the pickup is attached.',
+    'A calendar entry for the pickup is attached; it reminds you an hour before.',
     '',
     library.name,
     `${library.phone} · ${library.email}`,
@@ -59,6 +59,7 @@ export async function sendReservationConfirmation(
             summary: `Pick up "${row.title}" at ${library.name}`,
             description: `Reservation ${row.id}: ${book}. The copy is held until ${heldUntil}.`,
             location: where,
+            alarmBeforeSeconds: PICKUP_ALARM_SECONDS,
           },
           library.name,
         ),

@@ -1,17 +1,20 @@
 import type { Auth } from '../auth/auth.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import type { Mailer } from '../mail/mailer.ts';
 
 /**
  * What every route plugin receives: the configuration, the open database, the auth instance,
- * the mailer and the clock (tests set the clock to try rules that depend on the time of day).
+ * the mailer, the job queue and the clock (tests set the clock to try rules that depend on the
+ * time of day).
  */
 export interface RouteContext {
   config: Config;
   database: DatabaseHandle;
   auth: Auth;
   mailer: Mailer;
+  jobs: JobQueue;
   now: () => Date;
   /** The library's extra words for the chat's abuse matcher. */
   moderationWords: readonly string[];

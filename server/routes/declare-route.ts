@@ -12,6 +12,7 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 import { z } from 'zod';
 import { errorResponseSchema } from '#contract/http/errors.ts';
 import type { Role } from '#contract/http/users.ts';
+import { requireVerifiedEmail } from '#server/auth/email-verification.ts';
 import type { UserRow } from '#server/users/store.ts';
 
 /**
@@ -39,10 +40,21 @@ export interface OperationShape {
    * handler sends it (a stream) and declares no `response`.
    */
   download?: { contentType: string; description: string };
+  /**
+   * The body is a file sent as it is, not JSON (an import): its media type, which the CSRF guard
+   * lets through for this route alone (like JSON, a page of another site cannot send it without
+   * asking first), and what it holds. The route parses it itself.
+   */
+  upload?: { contentType: string; description: string };
   /** Answers 302 (a browser navigation) when this says so, instead of or beside the 200. */
   redirect?: string;
   /** Counted against a rate limit: 429 with Retry-After beyond it. */
   rateLimited?: true;
+  /**
+   * Refused (403, code `EMAIL_NOT_VERIFIED`) to an account whose e-mail address is not verified
+   * yet: reserving, filing a request (decision 026). Checked after the access guard.
+   */
+  verifiedEmail?: true;
   /** Error statuses the route answers beyond those every call of its kind may get. */
   errors?: Record<number, string>;
 }
@@ -180,6 +192,7 @@ export function errorStatuses(
   const changes = method.toUpperCase() !== 'GET';
   if (reads) add(400, 'Some fields are missing or invalid: `errors` names each one.');
   if (operation.body) add(400, 'The body is not JSON.');
+  const media = operation.upload ? `\`${operation.upload.contentType}\`` : '`application/json`';
   if (access !== 'guest') add(401, 'Not signed in.');
   if (access !== 'guest' && access !== 'identity') add(403, 'The profile is not complete yet.');
   if (Array.isArray(access)) add(403, `Only for ${access.join(' and ')}.`);
@@ -187,8 +200,10 @@ export function errorStatuses(
   if (operation.params) add(404, 'Nothing has that id.');
   if (changes) {
     add(413, 'The body is larger than the server reads.');
-    add(415, 'The body is not `application/json`.');
+    add(415, `The body is not ${media}.`);
   }
+  if (operation.verifiedEmail)
+    add(403, 'The e-mail address is not verified yet (`code`: `EMAIL_NOT_VERIFIED`).');
   if (operation.rateLimited) add(429, 'Too many attempts: see `Retry-After`.');
   for (const [status, text] of Object.entries(operation.errors ?? {})) add(Number(status), text);
   add(500, 'Something went wrong on the server (logged there; no details are sent).');
@@ -251,9 +266,10 @@ export type AccessGuard = (
 
 /**
  * Makes each declaration's `access` the route's guard: a route for the signed-in (or for some
- * roles) runs `guard` before its handler, so access is written once, where the document and the
- * role matrix read it. The guard runs before the handler parses anything, so a guest still gets
- * 401 before a 400 about the body, as every route answered when each handler called it first.
+ * roles) runs `guard` before its handler, and then, when it says `verifiedEmail`, refuses an
+ * unverified address, so access is written once, where the document and the role matrix read it.
+ * The guard runs before the handler parses anything, so a guest still gets 401 before a 400
+ * about the body, as every route answered when each handler called it first.
  */
 export function guardDeclaredRoutes(app: FastifyInstance, guard: AccessGuard): void {
   app.addHook('onRoute', (route) => {
@@ -262,6 +278,7 @@ export function guardDeclaredRoutes(app: FastifyInstance, guard: AccessGuard): v
     const { access } = declaration;
     const check = async (request: FastifyRequest, reply: FastifyReply) => {
       request.caller = await guard(request, reply, access);
+      if (declaration.verifiedEmail) requireVerifiedEmail(request.caller);
     };
     route.preHandler = [check, ...[route.preHandler ?? []].flat()];
   });

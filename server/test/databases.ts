@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import {
@@ -9,6 +11,7 @@ import {
   type DatabaseHandle,
   type DatabaseKind,
 } from '../db/client.ts';
+import { migrate, MIGRATIONS_DIR } from '../db/migrate.ts';
 import { withDatabase } from './global-setup.ts';
 
 /**
@@ -48,4 +51,35 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<DatabaseHand
   const dump = await readFile(inject('pgliteDump'));
   const pglite = await createPglite({ loadDataDir: new Blob([dump]) });
   return wrapPglite(pglite);
+}
+
+/**
+ * A PGlite database migrated up to `migration` but not through it, for a test of the data change
+ * it makes: put rows in `handle`, then `applyIt()` runs that one migration. (Only PGlite: the
+ * PostgreSQL test databases are copies of a fully migrated one.)
+ */
+export async function pgliteMigratedBefore(migration: string): Promise<{
+  handle: DatabaseHandle;
+  applyIt(): Promise<string[]>;
+  close(): Promise<void>;
+}> {
+  const handle = wrapPglite(await createPglite());
+  const folder = await mkdtemp(path.join(tmpdir(), 'digi-migration-'));
+  const earlier = (await readdir(MIGRATIONS_DIR)).filter(
+    (file) => file.endsWith('.sql') && file < migration,
+  );
+  for (const file of earlier)
+    await copyFile(path.join(MIGRATIONS_DIR, file), path.join(folder, file));
+  await migrate(handle, folder);
+  return {
+    handle,
+    async applyIt() {
+      await copyFile(path.join(MIGRATIONS_DIR, migration), path.join(folder, migration));
+      return migrate(handle, folder);
+    },
+    async close() {
+      await handle.close();
+      await rm(folder, { recursive: true, force: true });
+    },
+  };
 }

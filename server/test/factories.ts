@@ -37,14 +37,28 @@ export interface SignedInPerson {
 }
 
 /**
- * Registers a person through `POST /api/users/register` and returns their signed-in client.
- * A `librarian` is registered as faculty and promoted in the database, as `npm run user:create`
- * would have made them.
+ * Marks the account `id` as having opened its verification link, for tests whose point is not
+ * verification (decision 026; `email-verification.test.ts` opens the mailed link).
+ */
+export async function markEmailVerified(testApp: TestApp, id: string): Promise<void> {
+  await testApp.database.db
+    .updateTable('users')
+    .set({ email_verified: true })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Registers a person through `POST /api/users/register` and returns their signed-in client,
+ * with the e-mail address verified unless `verified: false` (`markEmailVerified`). A `librarian`
+ * is registered as faculty and promoted in the database, as `npm run user:create` would have
+ * made them.
  */
 export async function signedInPerson(
   testApp: TestApp,
   role: Role = 'student',
   overrides: Partial<RegisterRequest> = {},
+  { verified = true }: { verified?: boolean } = {},
 ): Promise<SignedInPerson> {
   const account = registrationFactory({
     role: role === 'student' ? 'student' : 'faculty',
@@ -65,6 +79,7 @@ export async function signedInPerson(
       .where('id', '=', row.id)
       .execute();
   }
+  if (verified) await markEmailVerified(testApp, row.id);
   return { client, id: row.id, email: account.email.toLowerCase() };
 }
 

@@ -53,11 +53,18 @@ export async function startTestSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    /** Waits for a message to `to`, up to `timeoutMs`. */
-    async waitFor(to: string, timeoutMs = 5_000): Promise<ReceivedMail> {
+    /** Waits for a message to `to` (with `subject`, when given), up to `timeoutMs`. */
+    async waitFor(
+      to: string,
+      { subject, timeoutMs = 5_000 }: { subject?: string; timeoutMs?: number } = {},
+    ): Promise<ReceivedMail> {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        const found = messages.find((message) => message.to.includes(to));
+        const found = messages.find(
+          (message) =>
+            message.to.includes(to) &&
+            (subject === undefined || message.parsed.subject === subject),
+        );
         if (found) return found;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

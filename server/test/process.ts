@@ -96,24 +96,85 @@ export async function startServerProcess(
   };
 }
 
-/** Registers a new student on a running `server` over HTTP and returns their session cookie. */
+/**
+ * Registers a new student on a running `server` over HTTP and returns their session cookie; the
+ * e-mail address is verified through the mailed link (`openVerificationLink`) unless
+ * `verified: false`.
+ */
 export async function registerOn(
   server: ServerProcess,
   overrides: Parameters<typeof registrationFactory>[0] = {},
   headers: Record<string, string> = {},
+  { verified = true }: { verified?: boolean } = {},
 ): Promise<string> {
+  const registration = registrationFactory(overrides);
   const response = await fetch(`${server.url}/api/users/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: server.url, ...headers },
-    body: JSON.stringify(registrationFactory(overrides)),
+    body: JSON.stringify(registration),
   });
   if (response.status !== 200) {
     throw new Error(`registration failed: ${response.status} ${await response.text()}`);
   }
-  return response.headers
+  const cookie = response.headers
     .getSetCookie()
     .map((line) => line.split(';')[0])
     .join('; ');
+  if (verified) await openVerificationLink(server, registration.email.toLowerCase(), cookie);
+  return cookie;
+}
+
+/**
+ * Opens the verification link `server` mailed to `email`, as its person would: without SMTP_URL
+ * the server writes mail to its outbox folder and logs each message's link.
+ */
+export async function openVerificationLink(
+  server: ServerProcess,
+  email: string,
+  cookie: string,
+): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const link = server
+      .logs()
+      .map(verificationLinkIn)
+      .find((found) => found?.to === email)?.link;
+    if (link) return followVerificationLink(link, cookie);
+    if (Date.now() > deadline) throw new Error(`no verification mail to ${email} in the log`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The verification link in one of the server's JSON log lines and whom it was mailed to (the
+ * line it logs for each message written to the outbox folder); undefined for any other line.
+ */
+export function verificationLinkIn(
+  line: Record<string, unknown>,
+): { to: string; link: string } | undefined {
+  return line.msg === 'mail written to the outbox' &&
+    typeof line.to === 'string' &&
+    typeof line.link === 'string' &&
+    line.link.includes('/api/auth/verify-email?')
+    ? { to: line.to, link: line.link }
+    : undefined;
+}
+
+/**
+ * Opens a verification link with its person's session `cookie` (and `headers`, such as the
+ * address a proxy forwards); it must redirect to their home without an error.
+ */
+export async function followVerificationLink(
+  link: string,
+  cookie: string,
+  headers: Record<string, string> = {},
+): Promise<void> {
+  const opened = await fetch(link, { headers: { ...headers, cookie }, redirect: 'manual' });
+  await opened.body?.cancel();
+  const location = opened.headers.get('location') ?? '';
+  if (opened.status !== 302 || new URL(location, link).searchParams.has('error')) {
+    throw new Error(`the verification link answered ${opened.status} ${location}`);
+  }
 }
 
 /** Runs `server/index.ts` to completion (for start-up failures) and returns its exit code and output. */

@@ -97,7 +97,7 @@ export async function applyGrant(
   }
   const context = await auth.$context;
   const user = await context.internalAdapter.createUser(
-    { email: grant.email, name: `${grant.firstName} ${grant.lastName}`, emailVerified: false },
+    { email: grant.email, name: `${grant.firstName} ${grant.lastName}`, emailVerified: true },
     // The same origin as a password sign-up: a new account with a password.
     { method: 'email-password' },
   );

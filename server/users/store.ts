@@ -63,7 +63,8 @@ export async function setRole(db: Kysely<Database>, id: string, role: Role): Pro
 
 /**
  * Completes the profile of an account staff made (`npm run user:create`): its names and role,
- * with no academic details to ask for.
+ * with no academic details to ask for. Its address counts as verified: staff vouch for it
+ * (decision 026).
  */
 export async function completeStaffProfile(
   db: Kysely<Database>,
@@ -78,9 +79,20 @@ export async function completeStaffProfile(
       last_name: profile.lastName,
       signup_method: 'command',
       profile_completed: true,
+      email_verified: true,
     })
     .where('id', '=', id)
     .execute();
+}
+
+/** Whether the account `id` has verified its e-mail address (false when there is none). */
+export async function isEmailVerified(db: Kysely<Database>, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('email_verified')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.email_verified ?? false;
 }
 
 /** The role of the user with `id`, who must exist (one who just signed in). */

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly fieldErrors: FieldError[] = [],
     /** True when the server answered with its own message (not a network or parse failure). */
     readonly fromServer = false,
+    /** The server's word for why, on the few refusals a screen acts on (`EMAIL_NOT_VERIFIED`). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -44,7 +46,13 @@ export async function apiRequest<Schema extends z.ZodType>(
   if (!response.ok) {
     const parsed = errorResponseSchema.safeParse(body);
     throw parsed.success
-      ? new ApiError(response.status, parsed.data.message, parsed.data.errors ?? [], true)
+      ? new ApiError(
+          response.status,
+          parsed.data.message,
+          parsed.data.errors ?? [],
+          true,
+          parsed.data.code,
+        )
       : new ApiError(response.status, 'Something went wrong');
   }
   const parsed = schema.safeParse(body);

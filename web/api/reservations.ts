@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   deskPickupsResponseSchema,
   deskReservationResponseSchema,
@@ -16,12 +16,34 @@ import { apiPost, apiRequest } from './client.ts';
  */
 export const RESERVATIONS_KEY = ['reservations'] as const;
 
-/** The reservable books with their free copies. */
-export function useReservationBooks() {
+/** What the book picker asks for: words, only free copies, a page; or one book by id. */
+export interface ReservationBooksSearch {
+  q?: string;
+  availableOnly?: boolean;
+  page?: number;
+  pageSize?: number;
+  id?: string;
+}
+
+/** One page of the reservable books with their free copies, and how many match in all. */
+export function useReservationBooks(search: ReservationBooksSearch = {}, enabled = true) {
+  const params = new URLSearchParams();
+  if (search.id) params.set('id', search.id);
+  if (search.q) params.set('q', search.q);
+  if (search.availableOnly) params.set('availableOnly', 'true');
+  if (search.page && search.page > 1) params.set('page', String(search.page));
+  if (search.pageSize) params.set('pageSize', String(search.pageSize));
+  const query = params.toString();
   return useQuery({
-    queryKey: [...RESERVATIONS_KEY, 'books'],
-    queryFn: async () =>
-      (await apiRequest('/users/reservation-books', reservationBooksResponseSchema)).payload,
+    queryKey: [...RESERVATIONS_KEY, 'books', query],
+    queryFn: () =>
+      apiRequest(
+        `/users/reservation-books${query ? `?${query}` : ''}`,
+        reservationBooksResponseSchema,
+      ),
+    // The page shown stays while the next one loads: the list does not jump to a spinner.
+    placeholderData: keepPreviousData,
+    enabled,
   });
 }
 

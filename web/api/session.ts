@@ -3,6 +3,7 @@ import {
   logoutResponseSchema,
   meResponseSchema,
   providersResponseSchema,
+  verificationEmailResponseSchema,
   type CurrentUser,
 } from '#contract/http/users.ts';
 import { apiPost, apiRequest } from './client.ts';
@@ -44,5 +45,17 @@ export function useSignInProviders() {
     queryKey: ['providers'],
     queryFn: () => apiRequest('/users/providers', providersResponseSchema),
     staleTime: Infinity,
+  });
+}
+
+/**
+ * Mails the signed-in person's verification link again (decision 026), then reloads who they
+ * are: an address verified meanwhile (in another tab) takes the notice away.
+ */
+export function useResendVerificationEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiPost('/users/verification-email', verificationEmailResponseSchema, {}),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSION_KEY }),
   });
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { openTestDatabase, testDatabaseKinds } from '../../test/databases.ts';
 import { importHoldings } from './holdings.ts';
 import { importMarc, MARC_SOURCE, marcRecords, personalName, trimIsbd } from './marc.ts';
-import type { BadRow } from './writer.ts';
+import type { BadRow, ImportFileProgress } from './writer.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const XML = path.join(FIXTURES, 'marc-sample.xml');
@@ -138,9 +138,15 @@ describe.each(testDatabaseKinds())('importing MARC on %s', (kind) => {
   it('reads ISO 2709: non-ASCII titles, a record whose leader lies reported and skipped', async () => {
     handle = await openTestDatabase(kind);
     const bad: BadRow[] = [];
-    const result = await importMarc(handle.db, MRC, { onBadRow: (row) => bad.push(row) });
+    const progress: [number, ImportFileProgress | undefined][] = [];
+    const result = await importMarc(handle.db, MRC, {
+      onBadRow: (row) => bad.push(row),
+      onProgress: (counts, file) => progress.push([counts.rows, file]),
+    });
     expect(result.counts).toMatchObject({ rows: 4, inserted: 3, skipped: 1 });
     expect(bad).toEqual([{ line: 2, reason: 'the leader says 78 bytes, the record has 68' }]);
+    const { size } = await stat(MRC);
+    expect(progress.at(-1)).toEqual([4, { bytesRead: size, totalBytes: size }]);
     const titles = await handle.db
       .selectFrom('items')
       .select(['title', 'authors', 'year'])

@@ -1,11 +1,13 @@
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import type { MarcField, MarcRecord } from '@natlibfi/marc-record';
-import { ISO2709, MARCXML } from '@natlibfi/marc-record-serializers';
+import type { MarcField } from '@natlibfi/marc-record';
+import { MARCXML } from '@natlibfi/marc-record-serializers';
 import type { Kysely } from 'kysely';
 import { barcodeSchema, COPY_LOCATION_MAX, COPY_NOTE_MAX } from '#contract/http/copies.ts';
 import type { Database } from '../../db/schema.ts';
 import { normaliseIsbn } from '../isbn.ts';
+import { readIso2709Record, RECORD_TERMINATOR, type MarcData } from './iso2709.ts';
 import { matchKey, squash, titleProblem, yearProblem } from './text.ts';
 import {
   writeRows,
@@ -20,8 +22,8 @@ import {
 export const MARC_SOURCE = 'marc';
 
 /**
- * The library's own checks are off: a record with an empty subfield or an odd leader is still a
- * book; mapMarcRecord judges what the catalogue needs.
+ * The library's own checks (MARCXML) are off: a record with an empty subfield or an odd leader is
+ * still a book; mapMarcRecord judges what the catalogue needs.
  */
 const LENIENT = {
   fields: false,
@@ -34,8 +36,6 @@ const LENIENT = {
   noAdditionalProperties: false,
 };
 
-const RECORD_END = 0x1d;
-
 function subfields(field: MarcField, code: string): string[] {
   return (field.subfields ?? [])
     .filter((subfield) => subfield.code === code)
@@ -47,7 +47,7 @@ function first(field: MarcField | undefined, code: string): string {
   return field ? (subfields(field, code)[0] ?? '') : '';
 }
 
-function fieldsOf(record: MarcRecord, tag: string): MarcField[] {
+function fieldsOf(record: MarcData, tag: string): MarcField[] {
   return record.fields.filter((field) => field.tag === tag);
 }
 
@@ -73,7 +73,7 @@ export function personalName(field: MarcField): string {
 }
 
 /** The first four-digit year in a 260/264 $c ("c1998.", "[2004?]"), or in 008/07-10. */
-function publicationYear(record: MarcRecord): number | null {
+function publicationYear(record: MarcData): number | null {
   for (const tag of ['264', '260']) {
     for (const field of fieldsOf(record, tag)) {
       const match = /\d{4}/.exec(first(field, 'c'));
@@ -107,7 +107,7 @@ function kohaStatus(field: MarcField): { status: ImportCopy['status']; note: str
 }
 
 /** The copies of a record: Koha's 952 items, or its 852 holdings when it has no 952. */
-function holdings(record: MarcRecord): { copies: ImportCopy[]; error?: string } {
+function holdings(record: MarcData): { copies: ImportCopy[]; error?: string } {
   const koha = fieldsOf(record, '952');
   const fields = koha.length > 0 ? koha : fieldsOf(record, '852');
   const copies: ImportCopy[] = [];
@@ -150,7 +150,7 @@ function holdings(record: MarcRecord): { copies: ImportCopy[]; error?: string } 
  * 260/264 $b publisher as lines of the description after 520 $a, 260/264 $c year, 650 $a subjects,
  * 001 the control number that finds the record again on a re-import.
  */
-export function mapMarcRecord(record: MarcRecord): ParsedRow {
+export function mapMarcRecord(record: MarcData): ParsedRow {
   const title245 = fieldsOf(record, '245')[0];
   const main = trimIsbd(first(title245, 'a'));
   const rest = trimIsbd(first(title245, 'b'));
@@ -233,55 +233,47 @@ export function mapMarcRecord(record: MarcRecord): ParsedRow {
   };
 }
 
-/** Why an ISO 2709 record's frame is broken (its length or base address), or undefined. */
-function frameProblem(bytes: Buffer): string | undefined {
-  const leader = bytes.subarray(0, 24).toString('latin1');
-  if (bytes.length < 25) return 'the record is shorter than its 24-character leader';
-  const length = leader.slice(0, 5);
-  if (!/^\d{5}$/.test(length)) return `the leader's record length "${length}" is not a number`;
-  if (Number(length) !== bytes.length + 1) {
-    return `the leader says ${Number(length)} bytes, the record has ${bytes.length + 1}`;
-  }
-  const base = leader.slice(12, 17);
-  if (!/^\d{5}$/.test(base) || Number(base) > bytes.length) {
-    return `the leader's base address "${base}" is not inside the record`;
-  }
-  return undefined;
-}
-
-/** Reads a MARC 21 record of ISO 2709 (bytes up to, not including, its 0x1D terminator). */
+/** Reads and maps one ISO 2709 record (bytes up to, not including, its 0x1D terminator). */
 function readIso2709(bytes: Buffer): ParsedRow {
-  const problem = frameProblem(bytes);
-  if (problem) return { error: problem };
-  try {
-    // As the library's own reader hands it a record: decoded, without its terminator.
-    return mapMarcRecord(ISO2709.from(bytes.toString('utf8'), LENIENT));
-  } catch (error) {
-    return { error: `not a MARC record: ${(error as Error).message}` };
-  }
+  const read = readIso2709Record(bytes);
+  return 'error' in read ? { error: read.error } : mapMarcRecord(read.record);
 }
 
-/** Streams the records of an ISO 2709 file, numbered from 1, without holding more than one. */
+/** Whether `bytes` hold only whitespace (line breaks some tools put between records). */
+function isBlank(bytes: Buffer): boolean {
+  // A record starts with its length's digits: only text that starts blank needs a closer look.
+  return bytes.length === 0 || (bytes[0]! <= 0x20 && bytes.toString('latin1').trim() === '');
+}
+
+/**
+ * Streams the records of an ISO 2709 file, numbered from 1, without holding more than one; each
+ * says how many bytes of the file had been read when it was.
+ */
 async function* iso2709Records(file: string): AsyncGenerator<LineRow> {
   let position = 0;
+  let bytesRead = 0;
   let rest: Buffer = Buffer.alloc(0);
   for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    bytesRead += chunk.length;
     let data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
-    let end = data.indexOf(RECORD_END);
+    let end = data.indexOf(RECORD_TERMINATOR);
     while (end !== -1) {
       const bytes = data.subarray(0, end);
       data = data.subarray(end + 1);
-      end = data.indexOf(RECORD_END);
-      // Line breaks between records (some tools add them) are not records.
-      if (bytes.toString('latin1').trim() === '') continue;
+      end = data.indexOf(RECORD_TERMINATOR);
+      if (isBlank(bytes)) continue;
       position += 1;
-      yield { line: position, parsed: readIso2709(trimStart(bytes)) };
+      yield { line: position, parsed: readIso2709(trimStart(bytes)), bytesRead };
     }
     rest = Buffer.from(data);
   }
-  if (rest.toString('latin1').trim() !== '') {
+  if (!isBlank(rest)) {
     position += 1;
-    yield { line: position, parsed: { error: 'the file ends inside a record (no 0x1D)' } };
+    yield {
+      line: position,
+      parsed: { error: 'the file ends inside a record (no 0x1D)' },
+      bytesRead,
+    };
   }
 }
 
@@ -293,12 +285,17 @@ function trimStart(bytes: Buffer): Buffer {
 
 const RECORD_START = /<(?:[\w.-]+:)?record[\s>]/u;
 
-/** Streams the `<record>` elements of a MARCXML file, numbered from 1, one at a time. */
+/**
+ * Streams the `<record>` elements of a MARCXML file, numbered from 1, one at a time; each says how
+ * many bytes of the file had been read when it was.
+ */
 async function* marcXmlRecords(file: string): AsyncGenerator<LineRow> {
   const decoder = new StringDecoder('utf8');
   let buffer = '';
   let position = 0;
+  let bytesRead = 0;
   for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    bytesRead += chunk.length;
     buffer += decoder.write(chunk);
     for (;;) {
       const start = RECORD_START.exec(buffer);
@@ -317,12 +314,12 @@ async function* marcXmlRecords(file: string): AsyncGenerator<LineRow> {
       const xml = buffer.slice(start.index, end + closing.length);
       buffer = buffer.slice(end + closing.length);
       position += 1;
-      yield { line: position, parsed: await readMarcXml(xml) };
+      yield { line: position, parsed: await readMarcXml(xml), bytesRead };
     }
   }
   buffer += decoder.end();
   if (RECORD_START.test(buffer)) {
-    yield { line: position + 1, parsed: { error: 'the file ends inside a <record>' } };
+    yield { line: position + 1, parsed: { error: 'the file ends inside a <record>' }, bytesRead };
   }
 }
 
@@ -352,8 +349,9 @@ export async function* marcRecords(file: string): AsyncGenerator<LineRow> {
  * Imports a MARC 21 file (ISO 2709 `.mrc` or MARCXML), streaming it. Books are matched by ISBN-13,
  * else by control number (001), so a re-import updates them; their 952 or 852 holdings become
  * copies matched by barcode. A bad record is reported by its position in the file and skipped.
+ * Its progress says how far through the file it has read.
  */
-export function importMarc(
+export async function importMarc(
   db: Kysely<Database>,
   file: string,
   listener: ImportListener = {},
@@ -361,6 +359,7 @@ export function importMarc(
   return writeRows(db, marcRecords(file), {
     source: MARC_SOURCE,
     identifier: 'control number',
+    totalBytes: (await stat(file)).size,
     ...listener,
   });
 }

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { openTestDatabase, testDatabaseKinds } from '../../test/databases.ts';
+import { sql } from 'kysely';
 import {
   writeRows,
   type BadRow,
+  type ImportCopy,
   type ImportCounts,
   type ImportItem,
   type LineRow,
@@ -16,6 +18,12 @@ const book = (isbn: string | null, title: string, sourceId = isbn ?? title): Imp
   authors: ['Ada Quill'],
   year: 2001,
   isbn,
+});
+
+const copy = (barcode: string, status: ImportCopy['status'] = 'available'): ImportCopy => ({
+  barcode,
+  location: 'Main',
+  status,
 });
 
 const rows = (...items: (ImportItem | string)[]): LineRow[] =>
@@ -91,6 +99,81 @@ describe.each(testDatabaseKinds())('the batched writer on %s', (kind) => {
     expect(result.counts).toMatchObject({ inserted: 1, skipped: 2 });
     expect(bad.map((row) => row.line)).toEqual([3, 4]);
     expect(bad[0]?.reason).toMatch(/^the database refused it: .*check constraint/);
+  });
+
+  it('gives new items the counts of the copies they get, repeated and moved barcodes included', async () => {
+    handle = await openTestDatabase(kind);
+    const { db } = handle;
+    const [old] = await db
+      .insertInto('items')
+      .values([
+        { ...book('9780000000040', 'Held here'), source: 'librarian', source_id: 'h1' },
+        { ...book(null, 'Moved from'), source: 'librarian', source_id: 'm1' },
+      ])
+      .returning('id')
+      .execute();
+    const moved = await db
+      .selectFrom('items')
+      .select('id')
+      .where('source_id', '=', 'm1')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('copies')
+      .values([
+        { item_id: old!.id, barcode: 'KEEP1', location: 'Main' },
+        { item_id: moved.id, barcode: 'MOVE1', location: 'Main', status: 'on_loan' },
+      ])
+      .execute();
+    const withCopies = (item: ImportItem, ...copies: ImportCopy[]): LineRow['parsed'] => ({
+      item,
+      copies,
+    });
+    const result = await writeRows(
+      db,
+      [
+        // Its own repeat (in another case) and a withdrawn copy do not count twice or at all.
+        withCopies(
+          book('9780000000019', 'One'),
+          copy('A1'),
+          copy('a1', 'missing'),
+          copy('A2', 'withdrawn'),
+          copy('A3', 'on_loan'),
+          copy('SHARED'),
+        ),
+        // A later row of the batch with the same barcode takes that copy.
+        withCopies(book(null, 'Two', 'two'), copy('SHARED', 'in_repair')),
+        // A repeated row is skipped with its copies.
+        withCopies(book('9780000000019', 'One again'), copy('R1')),
+        // An item already there keeps the copies it has and gains these.
+        withCopies(book('9780000000040', 'Held here'), copy('H2', 'on_loan')),
+        // A barcode on another item moves here.
+        withCopies(book(null, 'Three', 'three'), copy('MOVE1')),
+      ].map((parsed, index) => ({ line: index + 2, parsed })),
+      { source: 'test' },
+    );
+    expect(result.counts).toMatchObject({ inserted: 3, unchanged: 1, skipped: 1 });
+    const items = await db
+      .selectFrom('items')
+      .select(['title', 'copies', 'copies_unavailable'])
+      .select(
+        sql<number>`(SELECT count(*)::int FROM copies c WHERE c.item_id = items.id AND c.status <> 'withdrawn')`.as(
+          'held',
+        ),
+      )
+      .select(
+        sql<number>`(SELECT count(*)::int FROM copies c WHERE c.item_id = items.id AND c.status IN ('on_loan', 'in_repair', 'missing'))`.as(
+          'unavailable',
+        ),
+      )
+      .orderBy('title')
+      .execute();
+    expect(items).toEqual([
+      { title: 'Held here', copies: 2, copies_unavailable: 1, held: 2, unavailable: 1 },
+      { title: 'Moved from', copies: 0, copies_unavailable: 0, held: 0, unavailable: 0 },
+      { title: 'One', copies: 2, copies_unavailable: 2, held: 2, unavailable: 2 },
+      { title: 'Three', copies: 1, copies_unavailable: 0, held: 1, unavailable: 0 },
+      { title: 'Two', copies: 1, copies_unavailable: 1, held: 1, unavailable: 1 },
+    ]);
   });
 
   it('updates a row matched by ISBN that another source created, leaving its source alone', async () => {

@@ -35,16 +35,30 @@ export interface ImportCounts {
   skipped: number;
 }
 
+/** How far through its file an import has read, for a progress bar before the rows are counted. */
+export interface ImportFileProgress {
+  /** Bytes of the file read so far (ahead of the rows written by at most one read, 64 KiB). */
+  bytesRead: number;
+  /** The file's size in bytes. */
+  totalBytes: number;
+}
+
 /** How a writer reports what happens while it works. */
 export interface ImportListener {
   onBadRow?: (row: BadRow) => void;
-  onProgress?: (counts: Readonly<ImportCounts>) => void;
+  /**
+   * Called after each batch (500 rows) is written, and once at the end: `counts.rows` is the rows
+   * done so far. `file` comes from importers that know how far they have read (MARC).
+   */
+  onProgress?: (counts: Readonly<ImportCounts>, file?: Readonly<ImportFileProgress>) => void;
 }
 
 /** Options of an ItemWriter. */
 export interface WriterOptions extends ImportListener {
   /** The importer's name, stored in `items.source`. */
   source: string;
+  /** The file's size, when its rows say how many bytes had been read (`LineRow.bytesRead`). */
+  totalBytes?: number;
   /** Rows per transaction. */
   batchSize?: number;
   /** What `source_id` is, for messages about repeated rows ("URL"). */
@@ -61,6 +75,17 @@ export function emptyCounts(): ImportCounts {
 
 /** The unique index that tells whether an item is already in the catalogue. */
 type Target = 'isbn' | 'arxiv_id' | 'source_id';
+/** The order a batch is written in, one statement per target. */
+const TARGETS = ['isbn', 'arxiv_id', 'source_id'] as const satisfies readonly Target[];
+
+/** Statuses the copies' trigger counts as held but not lendable. */
+const UNAVAILABLE = new Set<string>(['on_loan', 'in_repair', 'missing']);
+
+/** An item's copy counts as the copies' trigger keeps them. */
+interface HeldCounts {
+  copies: number;
+  copies_unavailable: number;
+}
 
 type Outcome = 'inserted' | 'updated' | 'unchanged' | 'duplicate';
 
@@ -70,6 +95,37 @@ interface Pending {
   copies: ImportCopy[];
   target: Target;
   key: string;
+}
+
+/**
+ * The counts each row's copies will give the item it becomes, copies counted as the copies'
+ * trigger counts them (migration 20261127060000): withdrawn ones aside, on loan, in repair and
+ * missing ones unavailable. A barcode that comes twice is counted where upsertImportedCopies
+ * keeps it, with its last row in the order `write` collects copies (TARGETS, then batch order).
+ */
+function heldCounts(batch: readonly Pending[]): Map<Pending, HeldCounts> {
+  const keeper = new Map<string, Pending>();
+  for (const target of TARGETS) {
+    for (const row of batch) {
+      if (row.target !== target) continue;
+      for (const copy of row.copies) keeper.set(copy.barcode.toUpperCase(), row);
+    }
+  }
+  const counts = new Map<Pending, HeldCounts>();
+  for (const row of batch) {
+    if (row.copies.length === 0) continue;
+    const held = { copies: 0, copies_unavailable: 0 };
+    const barcodes = new Set<string>();
+    for (const copy of row.copies) {
+      const barcode = copy.barcode.toUpperCase();
+      if (keeper.get(barcode) !== row || barcodes.has(barcode)) continue;
+      barcodes.add(barcode);
+      if (copy.status !== 'withdrawn') held.copies += 1;
+      if (UNAVAILABLE.has(copy.status)) held.copies_unavailable += 1;
+    }
+    counts.set(row, held);
+  }
+  return counts;
 }
 
 function targetOf(item: ImportItem): Target {
@@ -98,6 +154,7 @@ export class ItemWriter {
   // Bad rows wait for their batch, so that they are reported in line order with its repeats.
   private pendingBad: BadRow[] = [];
   private readonly batchSize: number;
+  private bytesRead = 0;
   /**
    * Every row this run writes gets this `updated_at`. A later row of the same file that matches it
    * is then recognised as a repeat (first one wins) instead of silently overwriting it, without
@@ -112,9 +169,13 @@ export class ItemWriter {
     this.batchSize = options.batchSize ?? 500;
   }
 
-  /** Queues one parsed row (or records why it is bad); writes a batch when one is full. */
-  async add(line: number, parsed: ParsedRow): Promise<void> {
+  /**
+   * Queues one parsed row (or records why it is bad); writes a batch when one is full. `bytesRead`:
+   * how much of the file had been read when the row was.
+   */
+  async add(line: number, parsed: ParsedRow, bytesRead?: number): Promise<void> {
     this.counts.rows += 1;
+    if (bytesRead !== undefined) this.bytesRead = bytesRead;
     if (parsed.error !== undefined) {
       this.pendingBad.push({ line, reason: parsed.error });
       if (this.pendingBad.length >= this.batchSize) await this.flush();
@@ -219,7 +280,11 @@ export class ItemWriter {
     }
     for (const { line, reason } of rejected.sort((a, b) => a.line - b.line))
       this.reject(line, reason);
-    this.options.onProgress?.({ ...this.counts });
+    const { totalBytes } = this.options;
+    this.options.onProgress?.(
+      { ...this.counts },
+      totalBytes === undefined ? undefined : { bytesRead: this.bytesRead, totalBytes },
+    );
   }
 
   private async write(
@@ -228,10 +293,11 @@ export class ItemWriter {
   ): Promise<{ outcomes: Map<Pending, Outcome>; copies: ImportedCopyCounts }> {
     const outcomes = new Map<Pending, Outcome>();
     const copies: ImportedCopy[] = [];
-    for (const target of ['isbn', 'arxiv_id', 'source_id'] as const) {
+    const held = heldCounts(batch);
+    for (const target of TARGETS) {
       const group = batch.filter((row) => row.target === target);
       if (group.length === 0) continue;
-      const result = await this.upsert(trx, target, group);
+      const result = await this.upsert(trx, target, group, held);
       for (const row of group) outcomes.set(row, result.get(row.key) ?? 'unchanged');
       // A repeated row's copies are skipped with it; the others join the item the row became.
       const holders = group.filter(
@@ -268,6 +334,7 @@ export class ItemWriter {
     trx: Transaction<Database>,
     target: Target,
     rows: Pending[],
+    held: ReadonlyMap<Pending, HeldCounts>,
   ): Promise<Map<string, Outcome>> {
     const { source } = this.options;
     const stamp = sql<Date>`${this.stamp}::timestamptz`;
@@ -284,7 +351,19 @@ export class ItemWriter {
 
     const returned = await trx
       .insertInto('items')
-      .values(rows.map((row) => ({ ...row.item, source, updated_at: this.stamp })))
+      .values(
+        rows.map((row) => ({
+          ...row.item,
+          // A new item is given the counts its copies, written next, will give it: otherwise the
+          // copies' trigger writes each new item's row a second time, all its indexes (GIN too)
+          // again. The trigger still recounts every item the copies touch, and finds these
+          // right: an item counted here gets at least one copy row below, so none keeps a wrong
+          // count. Only an insert takes them; an update leaves an item's counts to the trigger.
+          ...(held.get(row) as Insertable<ItemsTable> | undefined),
+          source,
+          updated_at: this.stamp,
+        })),
+      )
       .onConflict((conflict) => {
         const on =
           target === 'source_id'
@@ -324,6 +403,8 @@ export class ItemWriter {
 export interface LineRow {
   line: number;
   parsed: ParsedRow;
+  /** Bytes of the file read when the row was (for ImportFileProgress). */
+  bytesRead?: number;
 }
 
 /** Streams a CSV file's rows through `parse`, keeping each row's line and the reader's own errors. */
@@ -357,7 +438,7 @@ export async function writeRows(
   options: WriterOptions,
 ): Promise<ImportResult> {
   const writer = new ItemWriter(db, options);
-  for await (const { line, parsed } of rows) await writer.add(line, parsed);
+  for await (const { line, parsed, bytesRead } of rows) await writer.add(line, parsed, bytesRead);
   const counts = await writer.finish();
   const result: ImportResult = { counts, badRows: writer.badRows };
   const copies = writer.copyCounts;

@@ -9,6 +9,8 @@ import { findRoom, type createMessageWriter, type RoomRow } from '../../chat/sto
 import type { Database } from '../../db/schema.ts';
 import { Refusal } from '../../refusal.ts';
 import type { SocketUser } from '../socket-user.ts';
+import { emailNotVerified } from '../../auth/email-verification.ts';
+import { isEmailVerified } from '../../users/store.ts';
 
 /** What the server keeps on each socket. */
 export interface ChatSocketData {
@@ -83,6 +85,16 @@ export function joinedRoom(socket: ChatSocket, name: string, refusal: string) {
   const joined = socket.data.room;
   if (!joined || joined.name.toLowerCase() !== name.toLowerCase()) throw new Refusal(403, refusal);
   return joined;
+}
+
+/**
+ * Refuses creating a room or sending a message to an account whose e-mail address is not verified
+ * (decision 026). A link opened since the socket connected counts: only then is the row read.
+ */
+export async function requireVerifiedSender(db: Kysely<Database>, user: SocketUser): Promise<void> {
+  if (user.emailVerified) return;
+  user.emailVerified = await isEmailVerified(db, user.id);
+  if (!user.emailVerified) throw emailNotVerified(user.email);
 }
 
 /** True when `user` may close or lift the restriction of `room`. */

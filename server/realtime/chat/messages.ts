@@ -7,6 +7,7 @@ import { Refusal } from '../../refusal.ts';
 import {
   channel,
   joinedRoom,
+  requireVerifiedSender,
   ROOM_GONE,
   type ChatConnection,
   type ChatContext,
@@ -44,6 +45,7 @@ export function messageEvents(context: ChatContext, { socket, user, on }: ChatCo
   const sendSlot = context.sendRate.forSocket();
 
   on('send_message', async (payload) => {
+    await requireVerifiedSender(db, user);
     const body = parsePayload('send_message', payload);
     const joined = joinedRoom(socket, body.room, 'Join the room before sending messages to it.');
     // Memory answers at once; while other processes are up the database answers too.

@@ -48,7 +48,11 @@ export function createOn(socket: ChatSocket, log: FastifyBaseLogger, budget: Soc
         answer =
           error instanceof RateLimitError
             ? tooOften(error)
-            : { ok: false, message: failureMessage(log, error, event) };
+            : {
+                ok: false,
+                message: failureMessage(log, error, event),
+                ...(error instanceof Refusal && error.code ? { code: error.code } : {}),
+              };
       }
       if (ack) ack(answer);
       else if (!answer.ok) socket.emit('chat_error', { message: answer.message });

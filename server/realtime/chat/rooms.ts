@@ -17,6 +17,7 @@ import {
   channel,
   existingRoom,
   mayManage,
+  requireVerifiedSender,
   type ChatConnection,
   type ChatContext,
 } from './context.ts';
@@ -52,6 +53,7 @@ export function roomEvents(context: ChatContext, { socket, user, on }: ChatConne
     .catch((error: unknown) => log.warn({ err: error }, 'could not send the room list'));
 
   on('create_room', async (payload) => {
+    await requireVerifiedSender(db, user);
     const body = parsePayload('create_room', payload);
     // A room may not pass for the library's own ('Staff desk', 'Ask a librarian'): only the staff
     // words are kept, not the library's name, which study groups' rooms may well mention.

@@ -87,6 +87,31 @@ describe.each(testDatabaseKinds())('/api/auth/* on %s', (kind) => {
     expect(session.json()).toMatchObject({ user: { email } });
   });
 
+  // Found by the fuzzer: better-auth adds a failed link's error to its callbackURL, and a value
+  // that is not a path (`w2z<_J$326`) made it throw: a 500.
+  it('hands on a verification link only with a callbackURL that is a path of this site', async () => {
+    for (const callbackURL of [
+      'w2z<_J$326',
+      '//evil.example/',
+      '/\\evil.example',
+      'https://evil.example/',
+    ]) {
+      const response = await testApp.app.inject({
+        url: `/api/auth/verify-email?token=bad&callbackURL=${encodeURIComponent(callbackURL)}`,
+      });
+      expect(response.statusCode, callbackURL).toBe(400);
+      expect(response.json()).toEqual({
+        success: false,
+        message: 'This verification link is not valid. Send a new one from your home.',
+      });
+    }
+    const ours = await testApp.app.inject({
+      url: `/api/auth/verify-email?token=bad&callbackURL=${encodeURIComponent('/userprofile?verified=email')}`,
+    });
+    expect(ours.statusCode).toBe(302);
+    expect(ours.headers.location).toBe('/userprofile?verified=email&error=INVALID_TOKEN');
+  });
+
   it('answers a path better-auth does not serve with the JSON 404 of any /api path', async () => {
     const response = await testApp.app.inject({ url: '/api/auth/no-such-endpoint' });
     expect(response.statusCode).toBe(404);

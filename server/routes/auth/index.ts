@@ -12,8 +12,8 @@ export const AUTH_PATH_MAX = 1024;
 
 /**
  * The better-auth endpoints the product uses, below `/api/auth`: the session, signing in with a
- * provider and its callbacks, the link of a password-reset mail, the page an OAuth failure lands
- * on. The others stay closed: signing up, signing in and out, asking for a reset and changing a
+ * provider and its callbacks, the links of a password-reset mail and of a verification mail, the
+ * page an OAuth failure lands on. The others stay closed: signing up, signing in and out, asking for a reset and changing a
  * password go through our own routes (their checks, limits and profile steps), and changing a
  * name or an e-mail or deleting an account directly is not something the product offers.
  */
@@ -23,8 +23,21 @@ const AUTH_ENDPOINTS: readonly { method: 'GET' | 'POST'; path: RegExp }[] = [
   { method: 'GET', path: /^\/callback\/[^/]+$/ },
   { method: 'GET', path: /^\/oauth2\/callback\/[^/]+$/ },
   { method: 'GET', path: /^\/reset-password\/[^/]+$/ },
+  { method: 'GET', path: /^\/verify-email$/ },
   { method: 'GET', path: /^\/error$/ },
 ];
+
+/** True for no value or a path of this site (`/userprofile?verified=email`), never another host. */
+function isSitePath(value: string | null): boolean {
+  if (value === null) return true;
+  if (!/^\/(?![/\\])/.test(value)) return false;
+  const reference = 'https://site.invalid';
+  try {
+    return new URL(value, reference).origin === reference;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * `/api/auth/*`: the better-auth endpoints in `AUTH_ENDPOINTS`, handed the request as a Fetch
@@ -89,6 +102,16 @@ export async function authRoutes(
           query: z.object({ callbackURL: z.string() }),
           redirect: 'To the reset screen with the token, or with an error.',
         },
+        {
+          method: 'GET',
+          path: '/api/auth/verify-email',
+          summary: 'The link in a verification mail (better-auth)',
+          description:
+            'Marks the address verified and signs its account in (decision 026); a link opened again changes nothing. A `callbackURL` that is not a path of this site is a 400 in the error shape.',
+          query: z.object({ token: z.string(), callbackURL: z.string().optional() }),
+          redirect:
+            'To the home screen with `verified=email`, and `error` (`INVALID_TOKEN`, `TOKEN_EXPIRED`) when the link does not work.',
+        },
       ],
     }),
     async handler(request, reply) {
@@ -103,6 +126,14 @@ export async function authRoutes(
         return reply
           .code(404)
           .send(errorBody(`There is no API endpoint ${request.method} ${url.pathname}.`));
+      }
+      // Found by the fuzzer: better-auth sends a failed verification link back to its
+      // `callbackURL` with the error added, and fails (a 500) on one that is not a path; our own
+      // links name a path of this site, so nothing else is handed on.
+      if (endpoint === '/verify-email' && !isSitePath(url.searchParams.get('callbackURL'))) {
+        return reply
+          .code(400)
+          .send(errorBody('This verification link is not valid. Send a new one from your home.'));
       }
       const hasBody = request.method !== 'GET' && request.body !== undefined;
       const response = await auth.handler(

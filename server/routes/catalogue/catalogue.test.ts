@@ -72,6 +72,22 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
       expect((await search('q=time mach')).items[0]?.title).toBe('The Time Machine');
     });
 
+    it('shows on each card the copies one can reserve and where they stand, on the detail too', async () => {
+      const pride = (await search('q=pride')).items[0]!;
+      expect(pride.shelf).toMatchObject({ total: 3, available: 3 });
+      expect(pride.shelf!.locations.length).toBeGreaterThan(0);
+      expect(pride.shelf!.locations.reduce((sum, place) => sum + place.total, 0)).toBe(3);
+      const detail = await guest.get(`/api/items/${pride.id}`);
+      expect(detail.json().shelf).toEqual(pride.shelf);
+      // Every copy of A Christmas Carol is out: it shows, with none to reserve.
+      const carol = (await search('q=christmas carol')).items[0]!;
+      expect(carol.shelf).toMatchObject({ total: 1, available: 0 });
+      // Papers are not on the shelves.
+      const papers = await search('type=paper&q=learning');
+      expect(papers.items.length).toBeGreaterThan(0);
+      expect(papers.items.every((item) => item.shelf === undefined)).toBe(true);
+    });
+
     it('finds by author, and stems names the same way in documents and queries', async () => {
       expect((await search('q=wells')).items.map((item) => item.title)).toContain(
         'The Time Machine',

@@ -13,9 +13,10 @@ import {
   cacheCourseMaterials,
   findItem,
   NO_SUCH_ITEM,
-  publishCourseMaterial,
   readItemPage,
 } from '../../catalogue/items.ts';
+import { summariseShelves } from '../../catalogue/copies.ts';
+import { editorOf, publishCourseMaterial } from '../../catalogue/editing.ts';
 import { searchCatalogue } from '../../catalogue/search.ts';
 import { currentUser } from '../../auth/session.ts';
 import { parseInput } from '../../http/errors.ts';
@@ -75,11 +76,21 @@ export async function catalogueRoutes(
         searchCatalogue(db, query, { withdrawn }),
         federated ? external.search(query.q) : Promise.resolve(undefined),
       ]);
+      // Copies of the page's items, counted in two statements: where to find them, and how many
+      // can be reserved.
+      const shelves = await summariseShelves(
+        db,
+        result.rows.map((row) => row.id),
+        context.now(),
+      );
       return {
         total: result.total,
         page: query.page,
         pageSize: query.pageSize,
-        items: [...result.rows.map(presentCatalogueItem), ...(outside?.items ?? [])],
+        items: [
+          ...result.rows.map((row) => presentCatalogueItem(row, shelves.get(row.id))),
+          ...(outside?.items ?? []),
+        ],
         facets: { type: result.facets },
         ...(result.totalCapped ? { totalCapped: true } : {}),
         ...(result.facetsCapped ? { facetsCapped: true } : {}),
@@ -107,7 +118,8 @@ export async function catalogueRoutes(
           throw new Refusal(404, NO_SUCH_ITEM);
         }
       }
-      return presentItemDetail(item);
+      const shelves = await summariseShelves(db, [item.id], context.now());
+      return presentItemDetail(item, shelves.get(item.id));
     },
   );
 
@@ -154,7 +166,7 @@ export async function catalogueRoutes(
     async (request) => {
       const user = signedInCaller(request);
       const body = parseInput(postBookRequestSchema, request.body);
-      const row = await publishCourseMaterial(db, user.id, body);
+      const row = await publishCourseMaterial(db, body, editorOf(user));
       return { success: true as const, payload: presentCourseMaterial(row) };
     },
   );

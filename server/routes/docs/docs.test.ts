@@ -88,7 +88,14 @@ describe('GET /api/docs, the OpenAPI description', () => {
       const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       const declared = (described!.parameters ?? []).filter((parameter) => parameter.in === 'path');
       expect(declared.map((parameter) => parameter.name)).toEqual(inPath);
-      expect(Boolean(described!.requestBody), `${path} body`).toBe(Boolean(operation.body));
+      expect(Boolean(described!.requestBody), `${path} body`).toBe(
+        Boolean(operation.body ?? operation.upload),
+      );
+      if (operation.upload) {
+        expect(described!.requestBody).toMatchObject({
+          content: { [operation.upload.contentType]: { schema: { format: 'binary' } } },
+        });
+      }
       const success = operation.created ? '201' : '200';
       expect(Object.keys(described!.responses)).toContain(operation.redirect ? '302' : success);
       if (operation.response) expect(Object.keys(described!.responses)).toContain(success);

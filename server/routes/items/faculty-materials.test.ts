@@ -99,7 +99,14 @@ describe.each(testDatabaseKinds())('faculty change their own course materials on
       'restored',
       'withdrawn',
       'edited',
+      'created',
     ]);
+    // Publishing is the item's first entry, with what was published.
+    expect(history.changes.at(-1)?.changes).toMatchObject({
+      type: { from: null, to: 'course' },
+      title: { from: null, to: 'Linear Algebra Notes' },
+      institution: { from: null, to: 'Institute of Mathematics' },
+    });
     for (const change of history.changes) {
       expect(change.by).toEqual({ id: faculty.id, name: expect.stringMatching(/^Farah /) });
     }

@@ -48,6 +48,7 @@ export async function requestRoutes(app: DeclaringInstance, context: RouteContex
       access: 'signed-in',
       body: resourceRequestSchema,
       response: resourceRequestResponseSchema,
+      verifiedEmail: true,
       rateLimited: true,
       errors: { 409: 'The caller already holds the most open requests one person may.' },
     }),

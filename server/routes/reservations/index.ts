@@ -5,6 +5,7 @@ import {
   deskReservationResponseSchema,
   deskStatusChangeSchema,
   myReservationsResponseSchema,
+  reservationBooksQuerySchema,
   reservationBooksResponseSchema,
   reservationDaysResponseSchema,
   reservationRequestSchema,
@@ -73,12 +74,22 @@ export async function reservationRoutes(
     declareRoute({
       tag: 'reservations',
       summary: 'Books with physical copies, and whether one is free',
+      description:
+        'By title; optionally narrowed by words of the title, author or ISBN (`q`), an author, and to books with a copy free now (`availableOnly`), one page at a time. Without parameters: the first page of all.',
       access: 'signed-in',
+      query: reservationBooksQuerySchema,
       response: reservationBooksResponseSchema,
     }),
-    async () => {
-      const rows = await reservableBooks(db, context.now());
-      return { success: true as const, payload: rows.map(presentReservationBook) };
+    async (request) => {
+      const query = parseInput(reservationBooksQuerySchema, request.query);
+      const { rows, total } = await reservableBooks(db, context.now(), query);
+      return {
+        success: true as const,
+        payload: rows.map(presentReservationBook),
+        total,
+        page: query.page,
+        pageSize: query.pageSize,
+      };
     },
   );
 
@@ -106,6 +117,7 @@ export async function reservationRoutes(
       body: reservationRequestSchema,
       response: reservationResponseSchema,
       rateLimited: true,
+      verifiedEmail: true,
       errors: {
         404: 'No such reservable book.',
         409: 'No copy is free, or the caller already holds this book or the most reservations.',

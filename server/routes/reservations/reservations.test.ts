@@ -146,6 +146,59 @@ describe.each(testDatabaseKinds())('reservations on %s', (kind) => {
       });
     });
 
+    it('searches, narrows to free copies and pages the books, answering the seed shape too', async () => {
+      const page = async (query: string) => {
+        const response = await student.client.get(`/api/users/reservation-books?${query}`);
+        expect(response.statusCode, response.body).toBe(200);
+        return reservationBooksResponseSchema.parse(response.json());
+      };
+      const all = await page('');
+      expect(all).toMatchObject({ page: 1, pageSize: 200 });
+      expect(all.total).toBe(all.payload.length);
+
+      // Every word, in the title or the authors, any case; an ISBN in any form.
+      const austen = await page('q=PRIDE%20austen');
+      expect(austen.payload.map((book) => book._id)).toEqual([books.pride]);
+      expect((await page('q=prejudice%20dickens')).payload).toEqual([]);
+      expect((await page('author=shelley')).payload.map((book) => book._id)).toContain(
+        books.frankenstein,
+      );
+      // LIKE's wildcards are letters like any other.
+      expect((await page('q=%25')).payload).toEqual([]);
+      expect((await page('q=_')).payload).toEqual([]);
+
+      expect((await page(`id=${books.alice}`)).payload.map((book) => book._id)).toEqual([
+        books.alice,
+      ]);
+      const carol = await page('q=christmas%20carol');
+      expect(carol.payload.map((book) => book._id)).toEqual([books.carol]);
+      expect((await page('q=christmas%20carol&availableOnly=true')).payload).toEqual([]);
+      const free = await page('availableOnly=true');
+      expect(free.payload.every((book) => book.available)).toBe(true);
+      expect(free.total).toBe(all.payload.filter((book) => book.available).length);
+
+      // Pages of two, by title, together the whole list.
+      const first = await page('pageSize=2');
+      const second = await page('pageSize=2&page=2');
+      expect(first).toMatchObject({ total: all.total, page: 1, pageSize: 2 });
+      expect([...first.payload, ...second.payload].map((book) => book._id)).toEqual(
+        all.payload.slice(0, 4).map((book) => book._id),
+      );
+      expect((await page(`pageSize=2&page=${all.total}`)).payload).toEqual([]);
+
+      for (const bad of [
+        'page=0',
+        'pageSize=201',
+        'pageSize=two',
+        `q=${'x'.repeat(201)}`,
+        'id=7',
+      ]) {
+        const response = await student.client.get(`/api/users/reservation-books?${bad}`);
+        expect(response.statusCode, bad).toBe(400);
+        expect(response.json().errors[0].path, bad).toMatch(/^(page|pageSize|q|id)$/);
+      }
+    });
+
     it('offers today and the next six days in the library time zone, today without past slots', async () => {
       const response = await student.client.get('/api/users/reservation-days');
       const { timeZone, days } = reservationDaysResponseSchema.parse(response.json());
@@ -513,5 +566,11 @@ describe.each(testDatabaseKinds())('reservations on %s', (kind) => {
     expect(ics).toContain('DTSTART:20261124T190000Z');
     expect(ics).toContain('DTEND:20261124T193000Z');
     expect(ics).toContain(`UID:${made.reservation.reservationId}@`);
+    // A reminder an hour before the slot, in the calendar's own alarm.
+    expect(ics).toContain('BEGIN:VALARM');
+    expect(ics).toMatch(/TRIGGER:-PT1H\r\n/);
+    expect(ics).toContain('ACTION:DISPLAY');
+    // Every line folded to 75 octets and ended with CRLF, as calendar programs expect.
+    for (const line of ics.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
   });
 });

@@ -20,6 +20,9 @@ import {
   registerResponseSchema,
   signinRequestSchema,
   signinResponseSchema,
+  VERIFICATION_LINK_HOURS,
+  emailVerifiedLanding,
+  verificationEmailResponseSchema,
 } from '#contract/http/users.ts';
 import { currentUser, forwardCookies, toFetchHeaders } from '../../auth/session.ts';
 import { completeProviderProfile, registerWithPassword } from '../../commands/register-user.ts';
@@ -236,6 +239,38 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
       reply.header('cache-control', 'no-store');
       const user = await currentUser(request, reply, context);
       return { user: user ? presentCurrentUser(user) : null };
+    },
+  );
+
+  app.post(
+    '/users/verification-email',
+    declareRoute({
+      tag: 'users',
+      summary: 'Mail the verification link again',
+      description:
+        "To the caller's own address, whose link lands on their home signed in (decision 026). An address verified already is said to be, and nothing is sent.",
+      access: 'signed-in',
+      response: verificationEmailResponseSchema,
+      rateLimited: true,
+    }),
+    async (request) => {
+      const user = signedInCaller(request);
+      if (user.email_verified) {
+        return { success: true as const, message: 'Your e-mail address is already verified.' };
+      }
+      // As the reset mail's: a few per account, generous per address (a campus shares one).
+      await enforceRateLimits(db, [
+        { key: `verify:ip:${ipKey(request)}`, limit: 30, windowSeconds: HOUR },
+        { key: `verify:email:${user.email}`, limit: 3, windowSeconds: HOUR },
+      ]);
+      await auth.api.sendVerificationEmail({
+        body: { email: user.email, callbackURL: emailVerifiedLanding(user.role) },
+        headers: toFetchHeaders(request),
+      });
+      return {
+        success: true as const,
+        message: `We sent a new link to ${user.email}. It works for ${VERIFICATION_LINK_HOURS} hours.`,
+      };
     },
   );
 

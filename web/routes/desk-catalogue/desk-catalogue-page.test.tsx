@@ -75,8 +75,9 @@ describe('the librarians’ catalogue', () => {
   it('says what to change when nothing matches', async () => {
     mockApi({ 'GET /search': () => answer([]) });
     renderScreen(<DeskCataloguePage />, '/desk/catalogue?q=zzz', testUser({ role: 'librarian' }));
+    const results = screen.getByRole('region', { name: 'Search results' });
     await waitFor(() =>
-      expect(screen.getByRole('status').textContent).toBe(
+      expect(within(results).getByRole('status').textContent).toBe(
         'No item matches “zzz”. Withdrawn items are left out: tick “Show withdrawn items” to include them.',
       ),
     );

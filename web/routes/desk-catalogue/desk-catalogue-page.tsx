@@ -11,6 +11,7 @@ import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import type { CatalogueState } from './catalogue-item-page.tsx';
 import styles from './desk-catalogue.module.css';
+import { ImportSection } from './import-section.tsx';
 import { ITEM_TYPE_LABELS } from './labels.ts';
 
 const PAGE_SIZE = 20;
@@ -92,6 +93,13 @@ export function DeskCataloguePage() {
     setShownQuery(params.q);
     setDraft(params.q);
   }
+  // The tick shows at once; the address (and so the search) follows a moment later.
+  const [withdrawnTicked, setWithdrawnTicked] = useState(params.withdrawn);
+  const [shownWithdrawn, setShownWithdrawn] = useState(params.withdrawn);
+  if (shownWithdrawn !== params.withdrawn) {
+    setShownWithdrawn(params.withdrawn);
+    setWithdrawnTicked(params.withdrawn);
+  }
   const searching = params.q !== '';
   const results = useCatalogueSearch(
     {
@@ -161,8 +169,11 @@ export function DeskCataloguePage() {
           <input
             id={ids.withdrawn}
             type="checkbox"
-            checked={params.withdrawn}
-            onChange={(event) => params.update({ withdrawn: event.target.checked ? '1' : null })}
+            checked={withdrawnTicked}
+            onChange={(event) => {
+              setWithdrawnTicked(event.target.checked);
+              params.update({ withdrawn: event.target.checked ? '1' : null });
+            }}
           />
           <label htmlFor={ids.withdrawn}>Show withdrawn items</label>
         </div>
@@ -217,6 +228,7 @@ export function DeskCataloguePage() {
           </>
         )}
       </section>
+      <ImportSection />
     </div>
   );
 }

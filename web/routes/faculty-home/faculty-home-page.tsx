@@ -1,6 +1,7 @@
 import { FACULTY_IMPACT_COUNTERS } from '#contract/limits.ts';
 import { ROUTES } from '#contract/routes.ts';
 import { useCurrentUser } from '../../api/session.ts';
+import { VerifyEmailNotice } from '../../components/auth/verify-email-notice.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { WelcomeHero } from '../../components/page/welcome-hero.tsx';
 import { StatCounters } from '../../components/ui/stat-counters.tsx';
@@ -34,6 +35,7 @@ export function FacultyHomePage() {
           </>
         }
       />
+      <VerifyEmailNotice />
       <MyMaterialsSection />
       <section className={`container ${styles.section}`} aria-labelledby="impact-title">
         <div className={styles.impact}>

@@ -3,6 +3,7 @@ import { GUEST_DESCRIPTION_PREVIEW, GUEST_MAX_RESULTS } from '#contract/limits.t
 import { ROUTES } from '#contract/routes.ts';
 import type { CatalogueItem } from '#contract/http/catalogue.ts';
 import { useCatalogueSearch } from '../../api/catalogue.ts';
+import { shelfPlaces, shelfText } from '../../components/catalogue/shelf.tsx';
 import { webAddress } from '../../components/links/web-address.ts';
 import { SimplePage } from '../../components/page/simple-page.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
@@ -93,6 +94,12 @@ export function GuestPage() {
                     {item.external ? ` · from ${item.external}` : ''}
                   </span>
                   <span>{previewText(item.description)}</span>
+                  {item.shelf ? (
+                    <span className={styles.authors}>
+                      {shelfText(item.shelf)}
+                      {item.shelf.locations.length > 0 ? ` · ${shelfPlaces(item.shelf)}` : ''}
+                    </span>
+                  ) : null}
                 </span>
               </>
             );

@@ -3,6 +3,7 @@ import { ApiError } from '../../api/client.ts';
 import { useItem, useItemPage } from '../../api/catalogue.ts';
 import { PageText } from '../../components/catalogue/page-text.tsx';
 import { Pager } from '../../components/catalogue/pager.tsx';
+import { ReserveCopyLink, shelfPlaces, shelfText } from '../../components/catalogue/shelf.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import styles from './library.module.css';
 
@@ -43,6 +44,21 @@ export function BookDetail({ id, onBack }: { id: string; onBack: () => void }) {
             </p>
             {item.data.description ? <p>{item.data.description}</p> : null}
           </div>
+          {item.data.shelf ? (
+            <div className={styles.detailShelf}>
+              <p>
+                <strong>On the shelves:</strong> {shelfText(item.data.shelf)}.
+                {item.data.shelf.locations.length > 0
+                  ? ` Where: ${shelfPlaces(item.data.shelf)}.`
+                  : ''}
+              </p>
+              <ReserveCopyLink
+                itemId={item.data.id}
+                title={item.data.title}
+                shelf={item.data.shelf}
+              />
+            </div>
+          ) : null}
           {hasContent ? (
             <div>
               <div className={styles.viewer} aria-live="polite" aria-busy={text.isFetching}>

@@ -5,6 +5,7 @@ import { RESULT_TOPICS_SHOWN } from '#contract/limits.ts';
 import { ROUTES } from '#contract/routes.ts';
 import { useCatalogueSearch, useCourseMaterials } from '../../api/catalogue.ts';
 import { Pager } from '../../components/catalogue/pager.tsx';
+import { ReserveCopyLink, shelfPlaces, shelfText } from '../../components/catalogue/shelf.tsx';
 import { formStyles } from '../../components/forms/fields.tsx';
 import { webAddress } from '../../components/links/web-address.ts';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
@@ -87,6 +88,12 @@ function ResultCard({ item, onOpen }: { item: CatalogueItem; onOpen: () => void 
   return (
     <button type="button" className={styles.card} onClick={onOpen}>
       {body}
+      {item.shelf ? (
+        <span className={styles.shelf}>
+          {shelfText(item.shelf)}
+          {item.shelf.locations.length > 0 ? ` · ${shelfPlaces(item.shelf)}` : ''}
+        </span>
+      ) : null}
       {item.hasContent ? <span className={styles.badge}>Read online</span> : null}
     </button>
   );
@@ -354,8 +361,11 @@ export function LibrarySearchPage() {
                 </p>
                 <ul className={styles.results}>
                   {results.data.items.map((item) => (
-                    <li key={item.id}>
+                    <li key={item.id} className={styles.resultItem}>
                       <ResultCard item={item} onOpen={() => params.update({ item: item.id })} />
+                      {item.shelf ? (
+                        <ReserveCopyLink itemId={item.id} title={item.title} shelf={item.shelf} />
+                      ) : null}
                     </li>
                   ))}
                 </ul>

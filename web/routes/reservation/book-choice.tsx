@@ -1,6 +1,8 @@
-import { useId } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import type { ReservationBook } from '#contract/http/reservations.ts';
+import { formStyles } from '../../components/forms/fields.tsx';
 import { webAddress } from '../../components/links/web-address.ts';
+import { Button } from '../../components/ui/button.tsx';
 import styles from './reservation.module.css';
 
 /** `2 of 3 copies free`. */
@@ -73,7 +75,7 @@ export function BookChoice({
 }: {
   books: readonly ReservationBook[];
   selectedId: string | null;
-  onSelect: (id: string) => void;
+  onSelect: (book: ReservationBook) => void;
 }) {
   return (
     <fieldset className={styles.choices}>
@@ -84,10 +86,68 @@ export function BookChoice({
             key={book._id}
             book={book}
             selected={book._id === selectedId}
-            onSelect={() => onSelect(book._id)}
+            onSelect={() => onSelect(book)}
           />
         ))}
       </ul>
     </fieldset>
+  );
+}
+
+/** What the picker searches for. */
+export interface BookSearchValue {
+  q: string;
+  availableOnly: boolean;
+}
+
+/**
+ * The picker's search: words of the title, author or ISBN, searched on Enter or Search, and a
+ * toggle for books with a copy free now, which applies at once.
+ */
+export function BookSearch({
+  value,
+  onSearch,
+}: {
+  value: BookSearchValue;
+  onSearch: (next: BookSearchValue) => void;
+}) {
+  const ids = { q: useId(), hint: useId(), free: useId() };
+  const [draft, setDraft] = useState(value.q);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch({ ...value, q: draft.trim() });
+  };
+  return (
+    <form role="search" aria-label="Books" className={styles.bookSearch} onSubmit={submit}>
+      <div className={`${formStyles.field} ${styles.bookSearchWords}`}>
+        <label htmlFor={ids.q} className={formStyles.label}>
+          Find a book
+        </label>
+        <input
+          id={ids.q}
+          type="search"
+          className={formStyles.input}
+          value={draft}
+          maxLength={200}
+          aria-describedby={ids.hint}
+          onChange={(event) => setDraft(event.target.value)}
+        />
+        <span id={ids.hint} className={formStyles.hint}>
+          Title, author or ISBN.
+        </span>
+      </div>
+      <div className={formStyles.check}>
+        <input
+          id={ids.free}
+          type="checkbox"
+          checked={value.availableOnly}
+          onChange={(event) => onSearch({ q: draft.trim(), availableOnly: event.target.checked })}
+        />
+        <label htmlFor={ids.free}>Only books with a free copy</label>
+      </div>
+      <Button type="submit" variant="outline">
+        Search
+      </Button>
+    </form>
   );
 }

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { ReservationRecord } from '#contract/http/reservations.ts';
+import { EMAIL_NOT_VERIFIED_CODE, emailNotVerifiedMessage } from '#contract/http/users.ts';
 import { RESERVATION_TIME_SLOTS } from '#contract/limits.ts';
 import { type ApiAnswer, mockApi, renderScreen, testUser } from '../../test/api-mock.tsx';
 import { ReservationPage } from './reservation-page.tsx';
@@ -63,14 +64,35 @@ const RESERVATION: ReservationRecord = {
 
 function setUp(
   reserve: () => ApiAnswer = () => ({ body: { success: true, reservation: RESERVATION } }),
+  path = '/offline-book-service',
 ) {
   const calls = mockApi({
-    'GET /users/reservation-books': () => ({ body: { success: true, payload: BOOKS } }),
+    'GET /users/reservation-books': (call) => {
+      // As the server answers: one book by id, words of the title or author, free ones, a page.
+      const words = (call.search.get('q') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+      const found = BOOKS.filter(
+        (book) =>
+          (!call.search.get('id') || book._id === call.search.get('id')) &&
+          words.every((word) => `${book.title} ${book.author}`.toLowerCase().includes(word)) &&
+          (call.search.get('availableOnly') !== 'true' || book.available),
+      );
+      const pageSize = Number(call.search.get('pageSize') ?? 200);
+      const page = Number(call.search.get('page') ?? 1);
+      return {
+        body: {
+          success: true,
+          payload: found.slice((page - 1) * pageSize, page * pageSize),
+          total: found.length,
+          page,
+          pageSize,
+        },
+      };
+    },
     'GET /users/reservation-days': () => ({ body: DAYS }),
     'GET /users/reservations': () => ({ body: { payload: [] } }),
     'POST /users/reservation': reserve,
   });
-  renderScreen(<ReservationPage />, '/offline-book-service', testUser());
+  renderScreen(<ReservationPage />, path, testUser());
   return calls;
 }
 
@@ -83,6 +105,51 @@ async function chooseDune() {
 }
 
 describe('reservation screen', () => {
+  it('finds books by words, narrows to free copies, and keeps the choice while searching on', async () => {
+    const calls = setUp();
+    expect(await screen.findByText('2 books to choose from.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: 'Dune' }));
+
+    fireEvent.change(screen.getByLabelText('Find a book'), { target: { value: ' gibson ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('1 book matches “gibson”.')).toBeTruthy();
+    expect(screen.queryByRole('radio', { name: 'Dune' })).toBeNull();
+    // The chosen book stays chosen, and says so, though it is not on this page.
+    expect(screen.getByText('Dune', { selector: 'strong' })).toBeTruthy();
+
+    fireEvent.click(screen.getByLabelText('Only books with a free copy'));
+    expect(
+      await screen.findByText(
+        'No book you can reserve matches “gibson” with a copy free now. Try fewer or other words.',
+      ),
+    ).toBeTruthy();
+    const asked = calls.filter((call) => call.path === '/users/reservation-books').at(-1)!;
+    expect(Object.fromEntries(asked.search)).toEqual({
+      q: 'gibson',
+      availableOnly: 'true',
+      pageSize: '12',
+    });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('heading', { name: 'Choose Date & Time' })).toBeTruthy();
+    expect(screen.getByText('Dune', { selector: 'strong' })).toBeTruthy();
+  });
+
+  it('opens at the slots with a book linked from the catalogue, or says it cannot be reserved', async () => {
+    setUp(undefined, '/offline-book-service?book=book-dune');
+    expect(await screen.findByRole('heading', { name: 'Choose Date & Time' })).toBeTruthy();
+    expect(currentStep()).toContain('Choose Date & Time');
+    expect(screen.getByText('Dune', { selector: 'strong' })).toBeTruthy();
+  });
+
+  it('says so when a linked book has no copy to reserve', async () => {
+    setUp(undefined, '/offline-book-service?book=book-unknown');
+    expect(
+      await screen.findByText('That book has no copy you can reserve here. Choose another below.'),
+    ).toBeTruthy();
+    expect(currentStep()).toContain('Select a Book');
+  });
+
   it('shows the three steps and will not continue with an unavailable book', async () => {
     setUp();
     const neuromancer = (await screen.findByRole('radio', {
@@ -160,6 +227,18 @@ describe('reservation screen', () => {
       'Reservation failed. Please try again. No copy of this book is free right now.',
     );
     expect(currentStep()).toContain('Choose Date & Time');
+  });
+
+  it('tells an account whose e-mail is not verified only what to do', async () => {
+    const message = emailNotVerifiedMessage('ada@example.edu');
+    setUp(() => ({
+      status: 403,
+      body: { success: false, message, code: EMAIL_NOT_VERIFIED_CODE },
+    }));
+    await chooseDune();
+    fireEvent.click(screen.getByRole('radio', { name: '11:00-11:30 AM' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
   });
 
   it('retries a lost answer with the same idempotency key', async () => {

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import type { ReservationRecord } from '#contract/http/reservations.ts';
+import { useSearchParams } from 'react-router';
+import type { ReservationBook, ReservationRecord } from '#contract/http/reservations.ts';
 import { RESERVATION_TIME_SLOTS } from '#contract/limits.ts';
+import { EMAIL_NOT_VERIFIED_CODE } from '#contract/http/users.ts';
 import { ApiError } from '../../api/client.ts';
 import {
   newIdempotencyKey,
@@ -15,7 +17,8 @@ import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { MyReservations } from '../../components/records/my-reservations.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
-import { BookChoice } from './book-choice.tsx';
+import { BookChoice, BookSearch, type BookSearchValue } from './book-choice.tsx';
+import { Pager } from '../../components/catalogue/pager.tsx';
 import { SlotChoice } from './slot-choice.tsx';
 import styles from './reservation.module.css';
 
@@ -23,16 +26,37 @@ import styles from './reservation.module.css';
 export const STEPS = ['Select a Book', 'Choose Date & Time', 'Confirmation'] as const;
 type Step = 1 | 2 | 3;
 
-/** The spec's failure line, followed by the server's reason when it gave one. */
+/**
+ * The spec's failure line, followed by the server's reason when it gave one; an address not
+ * verified yet is told only what to do, since trying again will not help.
+ */
 export function reservationFailureMessage(error: unknown): string {
+  if (error instanceof ApiError && error.code === EMAIL_NOT_VERIFIED_CODE) return error.message;
   return error instanceof ApiError && error.fromServer
     ? `Reservation failed. Please try again. ${error.message}`
     : 'Reservation failed. Please try again.';
 }
 
+/** Books per page of the picker. */
+export const BOOKS_PAGE_SIZE = 12;
+
 type TimeSlot = (typeof RESERVATION_TIME_SLOTS)[number];
 const isTimeSlot = (value: string): value is TimeSlot =>
   (RESERVATION_TIME_SLOTS as readonly string[]).includes(value);
+
+/** What the picker found, in words. */
+export function foundText(total: number, { q, availableOnly }: BookSearchValue): string {
+  const free = availableOnly ? ' with a copy free now' : '';
+  if (total === 0) {
+    return q
+      ? `No book you can reserve matches “${q}”${free}. Try fewer or other words.`
+      : `No book has a copy free now.`;
+  }
+  const count = `${total.toLocaleString('en-US')} ${total === 1 ? 'book' : 'books'}`;
+  return q
+    ? `${count}${free} ${total === 1 ? 'matches' : 'match'} “${q}”.`
+    : `${count}${free} to choose from.`;
+}
 
 /** The numbered steps; the current one carries `aria-current="step"`. */
 function StepIndicator({ step }: { step: Step }) {
@@ -61,17 +85,28 @@ function StepIndicator({ step }: { step: Step }) {
 
 /**
  * `/offline-book-service`: reserve a physical book for pickup in three steps (pick an available
- * book, a day and a slot, then see the confirmation), and manage one's reservations below.
+ * book, a day and a slot, then see the confirmation), and manage one's reservations below. The
+ * picker searches and pages all reservable books; `?book=<id>` (a catalogue item's "Reserve a
+ * copy") starts at step 2 with that book chosen, when a copy of it is free.
  */
 export function ReservationPage() {
   useDocumentTitle('Offline Book Service');
   const { data: user } = useCurrentUser();
-  const books = useReservationBooks();
+  const [params, setParams] = useSearchParams();
+  const linkedId = params.get('book');
+  const [search, setSearch] = useState<BookSearchValue & { page: number }>({
+    q: '',
+    availableOnly: false,
+    page: 1,
+  });
+  const books = useReservationBooks({ ...search, pageSize: BOOKS_PAGE_SIZE });
+  const linked = useReservationBooks({ id: linkedId ?? undefined }, linkedId !== null);
   const days = useReservationDays();
   const reserve = useReserveBook();
 
   const [step, setStep] = useState<Step>(1);
-  const [bookId, setBookId] = useState<string | null>(null);
+  // The chosen book itself, not only its id: it stays chosen while the picker pages on.
+  const [book, setBook] = useState<ReservationBook | null>(null);
   const [pickedDate, setPickedDate] = useState('');
   const [timeSlot, setTimeSlot] = useState('');
   const [error, setError] = useState('');
@@ -92,7 +127,32 @@ export function ReservationPage() {
     setStep(next);
   };
 
-  const book = books.data?.find((candidate) => candidate._id === bookId);
+  // A book linked from the catalogue: chosen, and straight to the slots when a copy is free
+  // (settled once, as the render that first has the answer; then the link leaves the address).
+  const [settledLink, setSettledLink] = useState<string | null>(null);
+  if (linkedId && linked.isSuccess && settledLink !== linkedId) {
+    setSettledLink(linkedId);
+    const found = linked.data.payload[0];
+    if (!found) {
+      setError('That book has no copy you can reserve here. Choose another below.');
+    } else {
+      setBook(found);
+      if (found.available) setStep(2);
+      else setSearch({ q: found.title, availableOnly: false, page: 1 });
+    }
+  }
+  useEffect(() => {
+    if (!linkedId || settledLink !== linkedId) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('book');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [linkedId, settledLink, setParams]);
+
   const dayList = days.data?.days ?? [];
   // Until a day is picked, the first (today) is shown.
   const day = dayList.find((candidate) => candidate.date === pickedDate) ?? dayList[0];
@@ -144,7 +204,7 @@ export function ReservationPage() {
   };
 
   const onReserveAnother = () => {
-    setBookId(null);
+    setBook(null);
     setPickedDate('');
     setTimeSlot('');
     setResult(null);
@@ -167,26 +227,52 @@ export function ReservationPage() {
         </h2>
 
         {step === 1 ? (
-          books.isPending ? (
-            <p role="status">Loading the books…</p>
-          ) : books.isError ? (
-            <FormMessage>The books could not be loaded: {books.error.message}</FormMessage>
-          ) : (
-            <>
-              <BookChoice
-                books={books.data}
-                selectedId={bookId}
-                onSelect={(id) => {
-                  setBookId(id);
-                  setError('');
-                }}
-              />
-              <FormMessage>{error}</FormMessage>
-              <div className={styles.actions}>
-                <Button onClick={onContinue}>Continue</Button>
-              </div>
-            </>
-          )
+          <>
+            <BookSearch
+              value={search}
+              onSearch={(next) => {
+                setSearch({ ...next, page: 1 });
+                setError('');
+              }}
+            />
+            {books.isPending ? (
+              <p role="status">Loading the books…</p>
+            ) : books.isError ? (
+              <FormMessage>The books could not be loaded: {books.error.message}</FormMessage>
+            ) : (
+              <>
+                <p role="status" className={styles.found}>
+                  {foundText(books.data.total ?? books.data.payload.length, search)}
+                </p>
+                <BookChoice
+                  books={books.data.payload}
+                  selectedId={book?._id ?? null}
+                  onSelect={(chosen) => {
+                    setBook(chosen);
+                    setError('');
+                  }}
+                />
+                <Pager
+                  page={search.page}
+                  count={Math.max(
+                    1,
+                    Math.ceil((books.data.total ?? 0) / (books.data.pageSize ?? BOOKS_PAGE_SIZE)),
+                  )}
+                  onChange={(page) => setSearch({ ...search, page })}
+                  label="Pages of books"
+                />
+              </>
+            )}
+            {book ? (
+              <p className={styles.summary}>
+                Chosen: <strong>{book.title}</strong> by {book.author}
+              </p>
+            ) : null}
+            <FormMessage>{error}</FormMessage>
+            <div className={styles.actions}>
+              <Button onClick={onContinue}>Continue</Button>
+            </div>
+          </>
         ) : null}
 
         {step === 2 ? (

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ResourceRequestRecord } from '#contract/http/requests.ts';
+import { EMAIL_NOT_VERIFIED_CODE, emailNotVerifiedMessage } from '#contract/http/users.ts';
 import { type ApiAnswer, mockApi, renderScreen, testUser } from '../../test/api-mock.tsx';
 import { ResourceRequestPage } from './resource-request-page.tsx';
 
@@ -76,6 +77,17 @@ describe('resource request form', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'There is some issue with your request: You already have 10 open requests.',
     );
+  });
+
+  it('tells an account whose e-mail is not verified only what to do', async () => {
+    const message = emailNotVerifiedMessage('ada@example.edu');
+    setUp(() => ({
+      status: 403,
+      body: { success: false, message, code: EMAIL_NOT_VERIFIED_CODE },
+    }));
+    fireEvent.change(field('Title'), { target: { value: 'Dune Messiah' } });
+    submitForm();
+    expect((await screen.findByRole('alert')).textContent).toBe(message);
   });
 
   it('says so when the server cannot be reached', async () => {

@@ -8,6 +8,7 @@ import {
   resourceRequestSchema,
 } from '#contract/http/requests.ts';
 import { DEFAULT_RESOURCE_TYPE } from '#contract/limits.ts';
+import { EMAIL_NOT_VERIFIED_CODE } from '#contract/http/users.ts';
 import { ApiError } from '../../api/client.ts';
 import { useSubmitRequest } from '../../api/requests.ts';
 import { useCurrentUser } from '../../api/session.ts';
@@ -36,8 +37,12 @@ const TYPE_OPTIONS = RESOURCE_TYPES.map((type) => ({
 /** How long the title must rest before similar requests are looked up. */
 const SIMILAR_DEBOUNCE_MS = 300;
 
-/** The spec's three outcomes: refused by the server (with its reason) or not reached at all. */
+/**
+ * The spec's three outcomes: refused by the server (with its reason) or not reached at all. An
+ * address not verified yet is told only what to do.
+ */
 export function submitFailureMessage(error: unknown): string {
+  if (error instanceof ApiError && error.code === EMAIL_NOT_VERIFIED_CODE) return error.message;
   if (error instanceof ApiError && error.status !== 0) {
     return error.fromServer
       ? `There is some issue with your request: ${error.message}`

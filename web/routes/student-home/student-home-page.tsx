@@ -4,6 +4,7 @@ import { useCurrentUser } from '../../api/session.ts';
 import { MyRequests } from '../../components/records/my-requests.tsx';
 import { MyReservations } from '../../components/records/my-reservations.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
+import { VerifyEmailNotice } from '../../components/auth/verify-email-notice.tsx';
 import { FormMessage } from '../../components/forms/fields.tsx';
 import { WelcomeHero } from '../../components/page/welcome-hero.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
@@ -61,6 +62,7 @@ export function StudentHomePage() {
           </>
         }
       />
+      <VerifyEmailNotice />
       {user?.facultyRequest === 'waiting' ? (
         <div className={`container ${styles.notice}`}>
           <FormMessage kind="info">

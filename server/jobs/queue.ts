@@ -1,0 +1,111 @@
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import type { DatabaseHandle } from '../db/client.ts';
+
+/** The schema pg-boss keeps its tables in, beside ours in the same database. */
+export const JOB_SCHEMA = 'pgboss';
+
+/**
+ * pg-boss's options on one of our databases: its statements go through the handle (on PGlite,
+ * in turn with Kysely's; on PostgreSQL through the app's pool), never a pool of its own.
+ * Cron schedules are off: nothing here uses them, and they poll the clock.
+ */
+function bossOptions(handle: DatabaseHandle, extra: PgBoss.ConstructorOptions = {}) {
+  return {
+    db: { executeSql: (text: string, values: unknown[]) => handle.executeSql(text, values) },
+    schema: JOB_SCHEMA,
+    schedule: false,
+    ...extra,
+  } satisfies PgBoss.ConstructorOptions;
+}
+
+/**
+ * Creates pg-boss's tables, or brings them to the installed pg-boss's version, with its own
+ * migrations (they are its code, versioned with the package; decision 028). Run by `migrate`,
+ * after ours, so a server starts on a database whose queue is ready, and tests copy it ready.
+ */
+export async function prepareJobQueue(handle: DatabaseHandle): Promise<void> {
+  const boss = new PgBoss(bossOptions(handle, { migrate: true, supervise: false }));
+  await boss.start();
+  await boss.stop({ graceful: false, wait: true, close: false });
+}
+
+/** A kind of job: its queue name, how a job of it is retried and expires, and what it carries. */
+export interface JobSpec<Data extends object> {
+  name: string;
+  /** Seconds a job may run before pg-boss counts it failed (and retries it, if any are left). */
+  expireInSeconds: number;
+  retryLimit: number;
+  /** Never set: it carries `Data`'s type, so `send` takes only that kind's data. */
+  readonly data?: Data;
+}
+
+/** A kind of job this server runs, with what runs it. */
+export interface JobKind<Data extends object> extends JobSpec<Data> {
+  /** Does the work; throwing fails the job. `stopping` turns true when the server is closing. */
+  run(data: Data, stopping: () => boolean): Promise<void>;
+}
+
+/** The server's job queue: send work to it, and it runs it off the request path. */
+export interface JobQueue {
+  /** Queues a job of `kind` and wakes this process's worker for it; answers the job's id. */
+  send<Data extends object>(kind: JobSpec<Data>, data: Data): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** How often an idle worker looks for jobs another process queued (this one's wake it at once). */
+const POLL_SECONDS = 2;
+/** How long closing waits for a running job to notice `stopping` and give up. */
+const STOP_TIMEOUT_MS = 10_000;
+
+/**
+ * Starts pg-boss on the database with a worker for each kind, one job at a time per kind in this
+ * process (an import is heavy: two at once would only share the same core and connection). Jobs
+ * live in the database, so any process sharing it may take one, and a job a stopped server left
+ * behind runs again (its `retryLimit`) after it expires. The queue's own errors (a database gone
+ * for a while) are logged, and it goes on polling.
+ */
+export async function startJobQueue(
+  handle: DatabaseHandle,
+  kinds: readonly JobKind<object>[],
+  log: FastifyBaseLogger,
+): Promise<JobQueue> {
+  const boss = new PgBoss(bossOptions(handle, { migrate: false, supervise: true }));
+  boss.on('error', (error) =>
+    log.warn({ err: error }, 'the job queue could not reach the database'),
+  );
+  await boss.start();
+  let stopping = false;
+  const workers = new Map<string, string>();
+  for (const kind of kinds) {
+    await boss.createQueue(kind.name, {
+      name: kind.name,
+      expireInSeconds: kind.expireInSeconds,
+      retryLimit: kind.retryLimit,
+    });
+    const workerId = await boss.work<object>(
+      kind.name,
+      { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1 },
+      async ([job]) => {
+        if (!job) return;
+        log.info({ job: job.id, kind: kind.name }, 'job started');
+        await kind.run(job.data, () => stopping);
+        log.info({ job: job.id, kind: kind.name }, 'job done');
+      },
+    );
+    workers.set(kind.name, workerId);
+  }
+  return {
+    async send(kind, data) {
+      const id = await boss.send(kind.name, data);
+      if (!id) throw new Error(`The ${kind.name} job was not queued`);
+      const workerId = workers.get(kind.name);
+      if (workerId) boss.notifyWorker(workerId);
+      return id;
+    },
+    async stop() {
+      stopping = true;
+      await boss.stop({ graceful: true, wait: true, close: false, timeout: STOP_TIMEOUT_MS });
+    },
+  };
+}
