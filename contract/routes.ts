@@ -29,6 +29,8 @@ export const ROUTES = {
   /** Librarians: find people, change their role, disable or re-enable their account. */
   deskPeople: '/desk/people',
   forgotPassword: '/forgot-password',
+  /** Anyone signed in: their own profile fields and password ("My account"). */
+  account: '/account',
 } as const;
 
 /** Name of a screen route. */

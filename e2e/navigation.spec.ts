@@ -72,9 +72,10 @@ test.describe('navigation by role', () => {
       await expect(page.getByRole('button', { name: 'Menu' })).toBeHidden();
 
       await focusBrand(page);
-      expect(await tab(page, links.length + 2)).toEqual([
+      expect(await tab(page, links.length + 3)).toEqual([
         ...links,
         `Home of ${firstName}`,
+        'Account',
         'Sign Out',
       ]);
       await expectNoSidewaysScroll(page);
@@ -109,9 +110,10 @@ test.describe('navigation by role', () => {
         'aria-current',
         'page',
       );
-      expect(await tab(page, links.length + 2)).toEqual([
+      expect(await tab(page, links.length + 3)).toEqual([
         ...links,
         `Home of ${firstName}`,
+        'Account',
         'Sign Out',
       ]);
       await expectNoSidewaysScroll(page);

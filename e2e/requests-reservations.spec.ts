@@ -125,6 +125,29 @@ test.describe('reservations', () => {
     await expect(page.getByRole('radio', { name: 'Pride and Prejudice' })).not.toBeChecked();
   });
 
+  test('a student joins the waiting list of a book whose copies are all out, sees their place, and leaves', async ({
+    page,
+    baseURL,
+  }) => {
+    await registerViaApi(page.request, baseURL!, newPerson());
+    await page.goto('/offline-book-service');
+    const find = page.getByLabel('Find a book');
+    await find.fill('christmas carol');
+    await find.press('Enter');
+    await expect(page.getByRole('radio', { name: 'A Christmas Carol' })).toBeDisabled();
+    await page.getByRole('button', { name: 'Join the waiting list for A Christmas Carol' }).click();
+    const place =
+      /You are (next|number \d+) on the waiting list; a copy should come up in about \d+ days\./;
+    await expect(page.getByRole('status').filter({ hasText: place })).toBeVisible();
+    const lists = page.getByRole('region', { name: 'Your waiting lists' });
+    const entry = lists.getByRole('listitem').filter({ hasText: 'A Christmas Carol' });
+    await expect(entry).toContainText('Waiting');
+    await expect(entry).toContainText(place);
+    await expectNoAxeViolations(page);
+    await entry.getByRole('button', { name: /Leave the list/ }).click();
+    await expect(entry).toContainText('Left the list');
+  });
+
   test('the librarian desk hands out a reserved copy and takes it back', async ({
     page,
     browser,

@@ -23,6 +23,7 @@ import { authRoutes } from './routes/auth/index.ts';
 import { catalogueRoutes } from './routes/catalogue/index.ts';
 import { copyRoutes } from './routes/copies/index.ts';
 import { exportRoutes } from './routes/export/index.ts';
+import { holdRoutes } from './routes/holds/index.ts';
 import { itemRoutes } from './routes/items/index.ts';
 import { importRoutes } from './routes/imports/index.ts';
 import { adminUserRoutes } from './routes/admin-users/index.ts';
@@ -164,7 +165,7 @@ export async function buildApp({
   const moderationWords = await loadModerationWords(config);
   mountRealtime(app, { config, auth, database, moderationWords, now, socketBudgets });
   // Work too long for a request (an uploaded import) runs here, from jobs kept in the database.
-  const jobs = await startJobQueue(database, [catalogueImportJob(database.db)], app.log);
+  const jobs = startJobQueue(database, [catalogueImportJob(database.db)], app.log);
   app.addHook('onClose', async () => jobs.stop());
   const context: RouteContext = { config, database, auth, mailer, jobs, now, moderationWords };
   guardDeclaredRoutes(app, (request, reply, access) => {
@@ -202,6 +203,7 @@ export async function buildApp({
       await api.register(adminUserRoutes, context);
       await api.register(requestRoutes, context);
       await api.register(reservationRoutes, context);
+      await api.register(holdRoutes, context);
       await api.register(chatRoutes, context);
       await api.register(chatbotRoutes, context);
     },

@@ -93,6 +93,12 @@ const envSchema = z.object({
     .string()
     .refine(isTimeZone, 'must be an IANA time zone such as Europe/London or America/New_York')
     .optional(),
+  LOAN_DAYS: z.coerce
+    .number({ message: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1')
+    .max(365, 'must be at most 365')
+    .default(21),
   LIBRARY_FACEBOOK_URL: socialUrl.default('https://www.facebook.com/'),
   LIBRARY_X_URL: socialUrl.default('https://x.com/'),
   LIBRARY_INSTAGRAM_URL: socialUrl.default('https://www.instagram.com/'),
@@ -142,6 +148,8 @@ export interface Config {
     hoursNote: string;
     /** Reservation days and pickup slots are in this time zone. */
     timeZone: string;
+    /** How long a loan lasts, in days: the holds queue's estimate of the wait reads it. */
+    loanDays: number;
     social: { facebook: string; x: string; instagram: string; linkedin: string };
   };
 }
@@ -252,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter(Boolean),
       hoursNote: e.LIBRARY_HOURS_NOTE,
       timeZone: e.LIBRARY_TIME_ZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+      loanDays: e.LOAN_DAYS,
       social: {
         facebook: e.LIBRARY_FACEBOOK_URL,
         x: e.LIBRARY_X_URL,

@@ -4,17 +4,22 @@ import type { DatabaseHandle } from './db/client.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
 import { expireHolds } from './reservations/holds.ts';
+import { settleQueues } from './reservations/queue.ts';
 
-/** How often lapsed holds are expired and old idempotency answers and rate counters forgotten. */
+/**
+ * How often lapsed holds and offers are expired, freed copies offered, and old idempotency answers
+ * and rate counters forgotten.
+ */
 export const SWEEP_INTERVAL_MS = 60_000;
 
 /**
- * One sweep at `now`: expires lapsed holds, forgets old `Idempotency-Key` answers, deletes
- * rate-limit counters whose window has passed and uploads cut off midway. Returns the number of
- * holds expired.
+ * One sweep at `now`: expires lapsed holds, passes lapsed offers and freed copies on to the next
+ * in each waiting list, forgets old `Idempotency-Key` answers, deletes rate-limit counters whose
+ * window has passed and uploads cut off midway. Returns the number of holds expired.
  */
 export async function sweep(database: DatabaseHandle, now: Date): Promise<number> {
   const expired = await expireHolds(database.db, now);
+  await settleQueues(database.db, now);
   await pruneIdempotencyKeys(database.db, now);
   await pruneRateLimits(database.db, now);
   await pruneAbandonedUploads(database.db, now);

@@ -180,6 +180,13 @@ export function appRoutes(): RouteObject[] {
               },
             },
             {
+              path: ROUTES.account,
+              lazy: async () => {
+                const { AccountPage } = await import('./routes/account/account-page.tsx');
+                return { element: guarded([], <AccountPage />) };
+              },
+            },
+            {
               path: '*',
               lazy: async () => ({
                 Component: (await import('./routes/not-found/not-found-page.tsx')).NotFoundPage,

@@ -28,6 +28,7 @@ export const SCREEN_MODULES: Partial<Record<RouteName, string>> = {
   deskCatalogueNew: 'routes/desk-catalogue/catalogue-item-page.tsx',
   deskCatalogueItem: 'routes/desk-catalogue/catalogue-item-page.tsx',
   deskPeople: 'routes/desk-people/desk-people-page.tsx',
+  account: 'routes/account/account-page.tsx',
 };
 
 /** Name of the file the build writes beside `index.html`: route name → files to preload. */

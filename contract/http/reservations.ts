@@ -51,6 +51,11 @@ export const reservationBookSchema = z.object({
   description: z.string(),
   copies: z.number(),
   freeCopies: z.number(),
+  /**
+   * Set when the caller's place on the book's waiting list came up: a copy waits for them until
+   * then (so `available` is true for them though `freeCopies` may be 0).
+   */
+  offerExpiresAt: z.string().optional(),
 });
 export type ReservationBook = z.infer<typeof reservationBookSchema>;
 

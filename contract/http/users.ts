@@ -232,6 +232,43 @@ export type CurrentUser = z.infer<typeof currentUserSchema>;
  */
 export const meResponseSchema = z.object({ user: currentUserSchema.nullable() });
 
+/**
+ * `PATCH /api/users/me` (issue 21, "My account"): any of one's own profile fields. The e-mail
+ * address, role and sign-up method are not one's own to change here.
+ */
+export const profileUpdateSchema = z
+  .object({
+    firstName: requiredText('First name'),
+    lastName: requiredText('Last name'),
+    phoneNumber: phoneSchema,
+    institutionName: requiredText('Institution name', 200),
+    department: optionalText('Department', 200),
+    studentId: optionalText('Student ID', 50),
+    graduationYear: graduationYearSchema.nullable(),
+    academicProfile: z.object({ fields: tagsSchema, interests: tagsSchema }),
+  })
+  .partial()
+  .refine((patch) => Object.keys(patch).length > 0, 'Nothing to change: send at least one field');
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+/** `POST /api/users/change-password`: the current password, and the new one. */
+export const changePasswordRequestSchema = z.object({
+  currentPassword: z
+    .string({ message: 'Your current password is required' })
+    .min(1, 'Your current password is required')
+    .max(1024, 'Password is too long'),
+  newPassword: passwordSchema,
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+export const changePasswordResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+
+/** What one is told once the password is changed. */
+export const PASSWORD_CHANGED_MESSAGE =
+  'Your password is changed. You stay signed in here; every other browser is signed out.';
+
 /** `POST /api/users/logout`. */
 export const logoutResponseSchema = z.object({ success: z.literal(true) });
 

@@ -3,6 +3,7 @@ import { barcodeSchema, type CopyStatus, type CopyUpdate } from '#contract/http/
 import type { CopiesTable, Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
 import { freeCopies, heldCopies } from '../reservations/holds.ts';
+import { offerFreedCopies } from '../reservations/queue.ts';
 import { recordCopyChange, type Editor } from './editing.ts';
 import { findItem } from './items.ts';
 
@@ -148,13 +149,15 @@ function isBarcodeConflict(error: unknown): boolean {
 
 /**
  * Adds a copy to the item with `itemId` (404 when there is none; a withdrawn item takes copies
- * too): 409 when its barcode is on another copy. The item's history records who added it.
+ * too): 409 when its barcode is on another copy. The item's history records who added it; a copy
+ * on the shelf is offered to the book's waiting list first, in the same transaction.
  */
 export async function addCopy(
   db: Kysely<Database>,
   itemId: string,
   copy: NewCopy,
   editor: Editor | null,
+  now: Date = new Date(),
 ): Promise<CopyRow> {
   await findItem(db, itemId, { withdrawn: true });
   if (await barcodeInUse(db, copy.barcode)) throw new Refusal(409, barcodeTaken(copy.barcode));
@@ -171,6 +174,7 @@ export async function addCopy(
         );
         await recordCopyChange(trx, itemId, editor, 'copy_added', added);
       }
+      if (row.status === 'available') await offerFreedCopies(trx, itemId, now);
       return row;
     });
   } catch (error) {
@@ -198,13 +202,14 @@ export async function findCopy(db: Kysely<Database>, barcode: string): Promise<C
 /**
  * Changes a copy's barcode label, location, status or note (404 for an unknown barcode, 409 for
  * a new barcode another copy carries). The item's counts follow in the same statement (the
- * copies' trigger).
+ * copies' trigger); a copy back on the shelf is offered to the book's waiting list first.
  */
 export async function updateCopy(
   db: Kysely<Database>,
   barcode: string,
   patch: CopyUpdate,
   editor: Editor | null,
+  now: Date = new Date(),
 ): Promise<CopyRow> {
   const copy = await findCopy(db, barcode);
   if (patch.barcode !== undefined && (await barcodeInUse(db, patch.barcode, copy.id))) {
@@ -229,6 +234,9 @@ export async function updateCopy(
           copy: { from: copy.barcode, to: row.barcode },
           ...changes,
         });
+      }
+      if (row.status === 'available' && copy.status !== 'available') {
+        await offerFreedCopies(trx, copy.item_id, now);
       }
       return row;
     });

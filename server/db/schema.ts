@@ -227,6 +227,7 @@ export interface Database {
   resource_requests: ResourceRequestsTable;
   request_supporters: RequestSupportersTable;
   reservations: ReservationsTable;
+  queued_holds: QueuedHoldsTable;
   idempotency_keys: IdempotencyKeysTable;
   chat_rooms: ChatRoomsTable;
   chat_messages: ChatMessagesTable;
@@ -392,6 +393,22 @@ export interface ReservationsTable {
   slot_starts_at: ColumnType<Date, Date | string, Date | string>;
   expires_at: ColumnType<Date, Date | string, Date | string>;
   status: Generated<'active' | 'collected' | 'returned' | 'cancelled' | 'expired' | 'no_show'>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A place in a book's waiting list, and the offer of a freed copy (decision 029). */
+export interface QueuedHoldsTable {
+  /** The queue's order, from a sequence (bigint, read as text). */
+  number: ColumnType<string, never, never>;
+  /** `HOLD-` and the number. */
+  id: ColumnType<string, never, never>;
+  user_id: string;
+  item_id: string;
+  status: Generated<'queued' | 'offered' | 'fulfilled' | 'cancelled' | 'expired'>;
+  offered_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  offer_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  reservation_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

@@ -64,39 +64,48 @@ const STOP_TIMEOUT_MS = 10_000;
  * live in the database, so any process sharing it may take one, and a job a stopped server left
  * behind runs again (its `retryLimit`) after it expires. The queue's own errors (a database gone
  * for a while) are logged, and it goes on polling.
+ *
+ * It starts in the background: a server's start (and a restarted one's first answers) never
+ * waits for it; `send` does.
  */
-export async function startJobQueue(
+export function startJobQueue(
   handle: DatabaseHandle,
   kinds: readonly JobKind<object>[],
   log: FastifyBaseLogger,
-): Promise<JobQueue> {
+): JobQueue {
   const boss = new PgBoss(bossOptions(handle, { migrate: false, supervise: true }));
   boss.on('error', (error) =>
     log.warn({ err: error }, 'the job queue could not reach the database'),
   );
-  await boss.start();
   let stopping = false;
   const workers = new Map<string, string>();
-  for (const kind of kinds) {
-    await boss.createQueue(kind.name, {
-      name: kind.name,
-      expireInSeconds: kind.expireInSeconds,
-      retryLimit: kind.retryLimit,
-    });
-    const workerId = await boss.work<object>(
-      kind.name,
-      { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1 },
-      async ([job]) => {
-        if (!job) return;
-        log.info({ job: job.id, kind: kind.name }, 'job started');
-        await kind.run(job.data, () => stopping);
-        log.info({ job: job.id, kind: kind.name }, 'job done');
-      },
-    );
-    workers.set(kind.name, workerId);
-  }
+  const ready = (async () => {
+    await boss.start();
+    for (const kind of kinds) {
+      await boss.createQueue(kind.name, {
+        name: kind.name,
+        expireInSeconds: kind.expireInSeconds,
+        retryLimit: kind.retryLimit,
+      });
+      const workerId = await boss.work<object>(
+        kind.name,
+        { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1 },
+        async ([job]) => {
+          if (!job) return;
+          log.info({ job: job.id, kind: kind.name }, 'job started');
+          await kind.run(job.data, () => stopping);
+          log.info({ job: job.id, kind: kind.name }, 'job done');
+        },
+      );
+      workers.set(kind.name, workerId);
+    }
+  })();
+  ready.catch((error: unknown) =>
+    log.error({ err: error }, 'the job queue did not start: queued work waits for a restart'),
+  );
   return {
     async send(kind, data) {
+      await ready;
       const id = await boss.send(kind.name, data);
       if (!id) throw new Error(`The ${kind.name} job was not queued`);
       const workerId = workers.get(kind.name);
@@ -105,6 +114,7 @@ export async function startJobQueue(
     },
     async stop() {
       stopping = true;
+      await ready.catch(() => {});
       await boss.stop({ graceful: true, wait: true, close: false, timeout: STOP_TIMEOUT_MS });
     },
   };

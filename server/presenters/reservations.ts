@@ -63,15 +63,17 @@ export function presentReservationBook(
   row: Awaited<ReturnType<typeof reservableBooks>>['rows'][number],
 ): ReservationBook {
   const free = freeCopies(row);
+  const offer = row.offer_expires_at ? new Date(row.offer_expires_at).toISOString() : undefined;
   return {
     _id: row.id,
     title: row.title,
     author: row.authors.join(', '),
     coverImage: row.cover_url ?? '',
     genre: genreOf(row),
-    available: free > 0,
+    available: free > 0 || offer !== undefined,
     description: row.description ?? '',
     copies: row.copies,
     freeCopies: free,
+    ...(offer ? { offerExpiresAt: offer } : {}),
   };
 }

@@ -86,7 +86,9 @@ describe('a server killed with SIGKILL in the middle of a conversation', () => {
     });
     const second = await startServerProcess({ ...env, PORT: new URL(first.url).port });
     servers.push(second);
-    expect(await reconnected).toBeLessThan(5_000);
+    // A reconnect, not a hang. How fast is a benchmark's question (house rule: no timings in
+    // tests); on a loaded two-core machine the client's back-off alone can pass 5 s.
+    expect(await reconnected).toBeLessThan(20_000);
 
     const missed = await historyOf(listener, roomName, lastHeld);
     const all = [...received.values(), ...missed];

@@ -9,6 +9,7 @@ import type { Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
 import { localDate, requestedDate } from './calendar.ts';
 import { expireHolds, reservationQuery, type ReservationRow } from './holds.ts';
+import { offerFreedCopies } from './queue.ts';
 
 /** Most copies on loan the desk lists. */
 export const ON_LOAN_LIMIT = 500;
@@ -65,14 +66,32 @@ export async function changeDeskStatus(
   const from = (Object.keys(DESK_TRANSITIONS) as ReservationStatus[]).filter((source) =>
     DESK_TRANSITIONS[source].includes(status),
   );
-  // The status in the WHERE makes the move atomic: of two librarians, the second one is told.
-  const changed = await db
-    .updateTable('reservations')
-    .set({ status, updated_at: now })
-    .where('id', '=', id)
-    .where('status', 'in', from)
-    .returning('id')
-    .executeTakeFirst();
+  const changed = await db.transaction().execute(async (trx) => {
+    const reservation = await trx
+      .selectFrom('reservations')
+      .select('item_id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!reservation) return undefined;
+    // The book's row first, as a reservation takes it: a freed copy is offered to the queue
+    // before anyone else can reserve it.
+    await trx
+      .selectFrom('items')
+      .select('id')
+      .where('id', '=', reservation.item_id)
+      .forUpdate()
+      .execute();
+    // The status in the WHERE makes the move atomic: of two librarians, the second one is told.
+    const moved = await trx
+      .updateTable('reservations')
+      .set({ status, updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .returning('id')
+      .executeTakeFirst();
+    if (moved && status !== 'collected') await offerFreedCopies(trx, reservation.item_id, now);
+    return moved;
+  });
   const row = await reservationQuery(db, now).where('r.id', '=', id).executeTakeFirst();
   if (!row) throw new Refusal(404, 'There is no reservation with that id.');
   if (!changed) {

@@ -13,6 +13,7 @@ import {
   type HoldRequest,
   type ReservationRow,
 } from './holds.ts';
+import { offerFreedCopies } from './queue.ts';
 
 /** Most reservations a holder's list shows. */
 export const OWN_RESERVATIONS_LIMIT = 100;
@@ -79,7 +80,10 @@ export async function ownReservations(
     .execute();
 }
 
-/** Cancels `userId`'s active reservation `id`: 404 when it is not theirs, 409 when not active. */
+/**
+ * Cancels `userId`'s active reservation `id`: 404 when it is not theirs, 409 when not active.
+ * The copy goes to the book's waiting list first, in the same transaction (`offerFreedCopies`).
+ */
 export async function cancelReservation(
   db: Kysely<Database>,
   userId: string,
@@ -88,14 +92,27 @@ export async function cancelReservation(
 ): Promise<ReservationRow> {
   if (!isReservationId(id)) throw new Refusal(404, 'You have no reservation with that id.');
   await expireHolds(db, now, { userId });
-  const cancelled = await db
-    .updateTable('reservations')
-    .set({ status: 'cancelled', updated_at: now })
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .where('status', '=', 'active')
-    .returning('id')
-    .executeTakeFirst();
+  const cancelled = await db.transaction().execute(async (trx) => {
+    const mine = await trx
+      .selectFrom('reservations')
+      .select('item_id')
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!mine) return undefined;
+    // The book's row first, as a reservation takes it, then the reservation's.
+    await trx.selectFrom('items').select('id').where('id', '=', mine.item_id).forUpdate().execute();
+    const changed = await trx
+      .updateTable('reservations')
+      .set({ status: 'cancelled', updated_at: now })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('status', '=', 'active')
+      .returning('id')
+      .executeTakeFirst();
+    if (changed) await offerFreedCopies(trx, mine.item_id, now);
+    return changed;
+  });
   const row = await findOwnReservation(db, userId, id, now);
   if (!cancelled) {
     throw new Refusal(

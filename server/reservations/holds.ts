@@ -10,6 +10,8 @@ import { isUuid } from '../db/ids.ts';
 import type { Database, ItemsTable } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
 import { slotWindow, type TimeSlot } from './calendar.ts';
+import { claimsOn, holdsCopy, liveOffer, unclaimedCopies } from './claims.ts';
+import { fulfilOffer, offerFreedCopies } from './queue.ts';
 
 const NOT_RESERVABLE = 'That book is not in the reservation catalogue.';
 
@@ -58,25 +60,27 @@ export type ReservationRow = Awaited<
   ReturnType<ReturnType<typeof reservationQuery>['execute']>
 >[number];
 
-/** SQL for "this reservation holds a copy at `now`": an unexpired active hold, or out on loan. */
-export function holdsCopy(now: Date) {
-  return sql<boolean>`(r.status = 'collected' OR (r.status = 'active' AND r.expires_at > ${now.toISOString()}::timestamptz))`;
-}
-
 /**
- * The copies of item `i` held at `now` (active holds and loans), as a column `held` of a query
- * over `items as i`: free copies are `copies - copies_unavailable - held`.
+ * The copies of item `i` claimed at `now`, as a column `held` of a query over `items as i`:
+ * active holds and loans, live offers to its waiting list, and the people still waiting (each
+ * freed copy is theirs first). Free copies, for anyone not in the queue, are
+ * `copies - copies_unavailable - held`.
  */
 export function heldCopies(eb: ExpressionBuilder<Database & { i: ItemsTable }, 'i'>, now: Date) {
-  return eb
+  const reservations = eb
     .selectFrom('reservations as r')
-    .select((inner) => inner.fn.countAll<string>().as('held'))
+    .select((inner) => inner.fn.countAll<string>().as('n'))
     .whereRef('r.item_id', '=', 'i.id')
-    .where(holdsCopy(now))
-    .as('held');
+    .where(holdsCopy(now));
+  const queue = eb
+    .selectFrom('queued_holds as q')
+    .select((inner) => inner.fn.countAll<string>().as('n'))
+    .whereRef('q.item_id', '=', 'i.id')
+    .where((inner) => inner.or([inner('q.status', '=', 'queued'), liveOffer(now)]));
+  return sql<string>`((${reservations}) + (${queue}))`.as('held');
 }
 
-/** Copies free to reserve: on the shelf, less those held (`held` as {@link heldCopies} reads it). */
+/** Copies free to reserve: on the shelf, less those claimed (`held` as {@link heldCopies} reads it). */
 export function freeCopies(row: {
   copies: number;
   copies_unavailable: number;
@@ -148,6 +152,8 @@ export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest)
     throw new Refusal(404, NOT_RESERVABLE);
   }
   await expireHolds(trx, hold.now, { userId: hold.userId, itemId: hold.itemId });
+  // Offers past their time pass on, and copies freed meanwhile go to the waiting list first.
+  await offerFreedCopies(trx, hold.itemId, hold.now);
 
   const mine = await trx
     .selectFrom('reservations')
@@ -169,16 +175,15 @@ export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest)
     );
   }
 
-  const { held } = await trx
-    .selectFrom('reservations as r')
-    .select((eb) => eb.fn.countAll<string>().as('held'))
-    .where('r.item_id', '=', hold.itemId)
-    .where(holdsCopy(hold.now))
-    .executeTakeFirstOrThrow();
-  if (freeCopies({ ...item, held }) <= 0) {
+  // An offer holder takes the copy offered to them; anyone else only a copy nobody waits for.
+  const claims = await claimsOn(trx, hold.itemId, hold.now, hold.userId);
+  const free = claims.ownOffer
+    ? unclaimedCopies(item, claims) + 1
+    : unclaimedCopies(item, claims) - claims.queued;
+  if (free <= 0) {
     throw new Refusal(
       409,
-      `Every copy of "${item.title}" is reserved or on loan right now. Please choose another book, or try again later.`,
+      `Every copy of "${item.title}" is reserved or on loan right now. Please choose another book, or join its waiting list.`,
     );
   }
 
@@ -197,6 +202,7 @@ export async function reserveCopy(trx: Transaction<Database>, hold: HoldRequest)
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  if (claims.ownOffer) await fulfilOffer(trx, claims.ownOffer, row.id, hold.now);
   return row.id;
 }
 
@@ -208,12 +214,14 @@ function containing(text: string): string {
 /**
  * Books with physical copies, each with how many are free at `now`, by title: those whose title,
  * authors or ISBN hold every word of `q`, by `author`, with a copy free now when `availableOnly`,
- * one page of them, and how many there are in all.
+ * one page of them, and how many there are in all. A book offered to `callerId` from its waiting
+ * list says until when (`offer_expires_at`).
  */
 export async function reservableBooks(
   db: Kysely<Database>,
   now: Date,
   query: ReservationBooksQuery = reservationBooksQuerySchema.parse({}),
+  callerId: string | null = null,
 ) {
   let books = db
     .selectFrom('items as i')
@@ -228,6 +236,11 @@ export async function reservableBooks(
       'i.copies',
       'i.copies_unavailable',
       (eb) => heldCopies(eb, now),
+      // The caller's own live offer of it: a copy waits for them, though none is free to others.
+      sql<string | null>`(SELECT q.offer_expires_at::text FROM queued_holds q
+        WHERE q.item_id = i.id AND q.user_id = ${callerId} AND ${liveOffer(now)})`.as(
+        'offer_expires_at',
+      ),
     ])
     .where('i.copies', '>', 0)
     .where('i.withdrawn_at', 'is', null);
@@ -247,7 +260,12 @@ export async function reservableBooks(
   const matching = db
     .selectFrom(books.as('b'))
     .$if(query.availableOnly, (q) =>
-      q.where(sql<number>`b.copies - b.copies_unavailable - b.held`, '>', 0),
+      q.where((eb) =>
+        eb.or([
+          eb(sql<number>`b.copies - b.copies_unavailable - b.held`, '>', 0),
+          eb('b.offer_expires_at', 'is not', null),
+        ]),
+      ),
     );
   const [rows, count] = await Promise.all([
     matching

@@ -37,6 +37,13 @@ const DRIVERS: Record<string, Driver> = {
   'POST /api/users/signin': ({ client, account }) =>
     client.post('/api/users/signin', { email: account.email }),
   'POST /api/users/logout': ({ client }) => client.post('/api/users/logout', {}),
+  'GET /api/users/me/data': ({ client }) => client.get('/api/users/me/data'),
+  'PATCH /api/users/me': ({ client }) => client.patch('/api/users/me', { department: 'Maths' }),
+  'POST /api/users/change-password': ({ client }) =>
+    client.post('/api/users/change-password', {
+      currentPassword: 'not the password',
+      newPassword: 'a quiet lighthouse keeps seven lamps',
+    }),
   'POST /api/users/verification-email': ({ client }) =>
     client.post('/api/users/verification-email', {}),
   'POST /api/users/forgot-password': ({ client, account }) =>
@@ -138,6 +145,17 @@ const DRIVERS: Record<string, Driver> = {
     const id = made.statusCode === 200 ? made.json().reservation.reservationId : 'RES-1';
     return client.delete(`/api/users/reservations/${id}`);
   },
+  'GET /api/users/holds': ({ client }) => client.get('/api/users/holds'),
+  // The demo's A Christmas Carol has its only copy out: a waiting list anyone may join.
+  'POST /api/users/holds': async ({ client }) =>
+    client.post('/api/users/holds', { bookId: await bookIdOf('book-a-christmas-carol') }),
+  'DELETE /api/users/holds/:id': async ({ client }) => {
+    const joined = await client.post('/api/users/holds', {
+      bookId: await bookIdOf('book-a-christmas-carol'),
+    });
+    const id = joined.statusCode === 200 ? joined.json().hold.holdId : 'HOLD-1';
+    return client.delete(`/api/users/holds/${id}`);
+  },
   'GET /api/desk/pickups': ({ client }) => client.get('/api/desk/pickups'),
   'PATCH /api/desk/reservations/:id': async ({ client }) =>
     client.patch(`/api/desk/reservations/${await activeReservation()}`, { status: 'collected' }),
@@ -208,13 +226,19 @@ async function pendingRequest(): Promise<string> {
   return row.id;
 }
 
-/** The spec's reservation payload for a demo book, tomorrow at 9:00. */
-async function reservationBody(sourceId: string) {
+/** The id of the demo item `sourceId`. */
+async function bookIdOf(sourceId: string): Promise<string> {
   const book = await testApp.database.db
     .selectFrom('items')
     .select('id')
     .where('source_id', '=', sourceId)
     .executeTakeFirstOrThrow();
+  return book.id;
+}
+
+/** The spec's reservation payload for a demo book, tomorrow at 9:00. */
+async function reservationBody(sourceId: string) {
+  const book = { id: await bookIdOf(sourceId) };
   const tomorrow = reservableDates(new Date(), testApp.config.library.timeZone)[1]!;
   return { book: { id: book.id }, reservation: { date: tomorrow, timeSlot: '9:00-9:30 AM' } };
 }

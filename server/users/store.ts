@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Role } from '#contract/http/users.ts';
+import type { ProfileUpdate, Role } from '#contract/http/users.ts';
 import type { PasswordContext } from '../auth/password-strength.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { Database, UsersTable } from '../db/schema.ts';
@@ -83,6 +83,51 @@ export async function completeStaffProfile(
     })
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * Changes one's own profile fields (My account) and answers the account as it now is; the display
+ * name follows the first and last names.
+ */
+export async function updateProfile(
+  db: Kysely<Database>,
+  id: string,
+  patch: ProfileUpdate,
+): Promise<UserRow> {
+  return db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('users')
+      .select(['first_name', 'last_name'])
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const firstName = patch.firstName ?? before.first_name;
+    const lastName = patch.lastName ?? before.last_name;
+    await trx
+      .updateTable('users')
+      .set({
+        ...(patch.firstName !== undefined ? { first_name: patch.firstName } : {}),
+        ...(patch.lastName !== undefined ? { last_name: patch.lastName } : {}),
+        ...(patch.firstName !== undefined || patch.lastName !== undefined
+          ? { name: `${firstName} ${lastName}`.trim() }
+          : {}),
+        ...(patch.phoneNumber !== undefined ? { phone_number: patch.phoneNumber } : {}),
+        ...(patch.institutionName !== undefined ? { institution_name: patch.institutionName } : {}),
+        ...(patch.department !== undefined ? { department: patch.department } : {}),
+        ...(patch.studentId !== undefined ? { student_id: patch.studentId } : {}),
+        ...(patch.graduationYear !== undefined ? { graduation_year: patch.graduationYear } : {}),
+        ...(patch.academicProfile !== undefined
+          ? {
+              academic_fields: patch.academicProfile.fields,
+              academic_interests: patch.academicProfile.interests,
+            }
+          : {}),
+        updated_at: new Date(),
+      })
+      .where('id', '=', id)
+      .execute();
+    return trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  });
 }
 
 /** Whether the account `id` has verified its e-mail address (false when there is none). */

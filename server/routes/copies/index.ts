@@ -62,7 +62,7 @@ export async function copyRoutes(app: DeclaringInstance, context: RouteContext):
     async (request, reply) => {
       const caller = signedInCaller(request);
       const copy = parseInput(copyCreateSchema, request.body);
-      const row = await addCopy(db, request.params.id, copy, editorOf(caller));
+      const row = await addCopy(db, request.params.id, copy, editorOf(caller), context.now());
       reply.code(201);
       return presentCopy(row);
     },
@@ -82,7 +82,9 @@ export async function copyRoutes(app: DeclaringInstance, context: RouteContext):
     async (request) => {
       const caller = signedInCaller(request);
       const patch = parseInput(copyUpdateSchema, request.body);
-      return presentCopy(await updateCopy(db, request.params.barcode, patch, editorOf(caller)));
+      return presentCopy(
+        await updateCopy(db, request.params.barcode, patch, editorOf(caller), context.now()),
+      );
     },
   );
 }

@@ -499,6 +499,7 @@ describe.each(testDatabaseKinds())('fuzzing the OpenAPI document on %s', (kind) 
       fc.date({ noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)),
     ),
     id: fc.oneof(fc.constantFrom(...known.bookIds), fc.uuid()),
+    bookId: fc.oneof(fc.constantFrom(...known.bookIds), fc.uuid()),
     token: fc.string({ minLength: 10, maxLength: 60 }),
   });
 

@@ -82,7 +82,8 @@ export async function reservationRoutes(
     }),
     async (request) => {
       const query = parseInput(reservationBooksQuerySchema, request.query);
-      const { rows, total } = await reservableBooks(db, context.now(), query);
+      const caller = signedInCaller(request);
+      const { rows, total } = await reservableBooks(db, context.now(), query, caller.id);
       return {
         success: true as const,
         payload: rows.map(presentReservationBook),

@@ -2,7 +2,7 @@ import { APIError } from 'better-auth/api';
 import type { FastifyRequest } from 'fastify';
 import { ROUTES } from '#contract/routes.ts';
 import { ACCOUNT_DISABLED_CODE, ACCOUNT_DISABLED_MESSAGE } from '../../auth/auth.ts';
-import { rejectWeakPassword } from '../../auth/password-strength.ts';
+import { rejectWeakPassword, weakPasswordMessage } from '../../auth/password-strength.ts';
 import {
   FORGOT_PASSWORD_MESSAGE,
   forgotPasswordRequestSchema,
@@ -23,6 +23,11 @@ import {
   VERIFICATION_LINK_HOURS,
   emailVerifiedLanding,
   verificationEmailResponseSchema,
+  changePasswordRequestSchema,
+  changePasswordResponseSchema,
+  currentUserSchema,
+  PASSWORD_CHANGED_MESSAGE,
+  profileUpdateSchema,
 } from '#contract/http/users.ts';
 import { currentUser, forwardCookies, toFetchHeaders } from '../../auth/session.ts';
 import { completeProviderProfile, registerWithPassword } from '../../commands/register-user.ts';
@@ -35,8 +40,9 @@ import {
   recordSignIn,
 } from '../../http/sign-in-throttle.ts';
 import { presentCurrentUser } from '../../presenters/user.ts';
-import { sessionRoom } from '../../realtime/index.ts';
-import { findSignUpState, resetTokenOwner, userRole } from '../../users/store.ts';
+import { collectMyData } from '../../users/my-data.ts';
+import { sessionRoom, userRoom } from '../../realtime/index.ts';
+import { findSignUpState, resetTokenOwner, updateProfile, userRole } from '../../users/store.ts';
 import type { RouteContext } from '../context.ts';
 import { declareRoute, signedInCaller, type DeclaringInstance } from '../declare-route.ts';
 
@@ -45,6 +51,17 @@ import { declareRoute, signedInCaller, type DeclaringInstance } from '../declare
 // anyone lock the owner out: it is slowed per e-mail and address instead (decision 020).
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
+
+/** Refuses a password too easy to guess, naming the field it came in. */
+async function rejectWeakPasswordAs(
+  field: string,
+  password: string,
+  context: Parameters<typeof weakPasswordMessage>[1],
+): Promise<void> {
+  const message = await weakPasswordMessage(password, context);
+  if (message === undefined) return;
+  throw new Refusal(400, 'Some fields are missing or invalid.', [{ path: field, message }]);
+}
 
 /**
  * `check-user` answers whether an e-mail has an account, and its role (the spec's contract), so
@@ -239,6 +256,113 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
       reply.header('cache-control', 'no-store');
       const user = await currentUser(request, reply, context);
       return { user: user ? presentCurrentUser(user) : null };
+    },
+  );
+
+  app.patch(
+    '/users/me',
+    declareRoute({
+      tag: 'users',
+      summary: "Change one's own profile (My account)",
+      description:
+        'Any of first and last name, phone number, institution, department, student ID, graduation year (null to clear) and academic profile. Answers the account as it now is.',
+      access: 'signed-in',
+      body: profileUpdateSchema,
+      response: currentUserSchema,
+    }),
+    async (request) => {
+      const caller = signedInCaller(request);
+      const patch = parseInput(profileUpdateSchema, request.body);
+      return presentCurrentUser(await updateProfile(db, caller.id, patch));
+    },
+  );
+
+  app.get(
+    '/users/me/data',
+    declareRoute({
+      tag: 'users',
+      summary: 'Download my data (My account)',
+      description:
+        'Everything the library keeps about the caller: profile, reservations, requests filed and supported, waiting-list places and forum messages.',
+      access: 'signed-in',
+      download: {
+        contentType: 'application/json',
+        description: 'A JSON file, offered as `digi-library-my-data.json`.',
+      },
+    }),
+    async (request, reply) => {
+      const caller = signedInCaller(request);
+      const data = await collectMyData(db, caller, context.now());
+      reply
+        .type('application/json; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', 'attachment; filename="digi-library-my-data.json"');
+      return reply.send(`${JSON.stringify(data, null, 2)}\n`);
+    },
+  );
+
+  app.post(
+    '/users/change-password',
+    declareRoute({
+      tag: 'users',
+      summary: "Change one's password",
+      description:
+        'Needs the current password. Ends every other session of the account (and their sockets); this browser gets a new session cookie.',
+      access: 'signed-in',
+      body: changePasswordRequestSchema,
+      response: changePasswordResponseSchema,
+      rateLimited: true,
+      errors: {
+        400: 'The current password is wrong, the new one too easy to guess, or the account signs in with a provider and has no password.',
+      },
+    }),
+    async (request, reply) => {
+      const caller = signedInCaller(request);
+      const body = parseInput(changePasswordRequestSchema, request.body);
+      // Guessing the current password from a stolen session is as slow as signing in.
+      await enforceRateLimits(db, [
+        { key: `change-password:user:${caller.id}`, limit: 10, windowSeconds: HOUR },
+      ]);
+      await rejectWeakPasswordAs('newPassword', body.newPassword, {
+        libraryName: config.library.name,
+        email: caller.email,
+        names: [caller.first_name, caller.last_name],
+      });
+      let result;
+      try {
+        result = await auth.api.changePassword({
+          body: {
+            currentPassword: body.currentPassword,
+            newPassword: body.newPassword,
+            revokeOtherSessions: true,
+          },
+          headers: toFetchHeaders(request),
+          returnHeaders: true,
+        });
+      } catch (error) {
+        if (error instanceof APIError) {
+          const noPassword = /credential account/i.test(error.message);
+          throw new Refusal(
+            400,
+            'Some fields are missing or invalid.',
+            noPassword
+              ? [
+                  {
+                    path: 'currentPassword',
+                    message:
+                      'Your account signs in with Google or your institution, so it has no password here to change.',
+                  },
+                ]
+              : [{ path: 'currentPassword', message: 'That is not your current password.' }],
+          );
+        }
+        throw error;
+      }
+      forwardCookies(result.headers, reply);
+      // The other browsers' live connections end with their sessions; this one reconnects with
+      // its new cookie.
+      request.server.io.in(userRoom(caller.id)).disconnectSockets(true);
+      return { success: true as const, message: PASSWORD_CHANGED_MESSAGE };
     },
   );
 

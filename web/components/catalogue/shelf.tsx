@@ -1,5 +1,6 @@
 import type { Shelf } from '#contract/http/catalogue.ts';
 import { reserveBookPath } from '#contract/routes.ts';
+import { JoinWaitingList } from '../records/waiting-list.tsx';
 import { ButtonLink } from '../ui/button.tsx';
 
 /** `2 of 3 copies free to reserve`, or that every copy is out. */
@@ -20,7 +21,8 @@ export function shelfPlaces(shelf: Shelf): string {
 
 /**
  * "Reserve a copy" for a book the library holds copies of, when one is free: it opens the
- * reservation screen at the slots with this book chosen.
+ * reservation screen at the slots with this book chosen. With every copy out: "Join the waiting
+ * list".
  */
 export function ReserveCopyLink({
   itemId,
@@ -31,7 +33,7 @@ export function ReserveCopyLink({
   title: string;
   shelf: Shelf;
 }) {
-  if (shelf.available === 0) return null;
+  if (shelf.available === 0) return <JoinWaitingList bookId={itemId} title={title} />;
   return (
     <ButtonLink
       to={reserveBookPath(itemId)}

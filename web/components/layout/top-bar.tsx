@@ -109,6 +109,9 @@ export function TopBar() {
                   <span className="visually-hidden">Home of </span>
                   <span className={styles.accountName}>{user.firstName || 'My home'}</span>
                 </ButtonLink>
+                <ButtonLink to={ROUTES.account} variant="ghost">
+                  Account
+                </ButtonLink>
                 <Button
                   variant="outline"
                   disabled={signOut.isPending}

@@ -362,8 +362,11 @@ describe('reservation books (fast-check)', () => {
         .integer({ min: 1, max: 4 })
         .chain((count) => fc.tuple(...Array.from({ length: count }, (_, index) => book(index)))),
       (books) => {
+        // A book with no free copy offers its waiting list, which needs the query client.
         const { container } = render(
-          <BookChoice books={books} selectedId={null} onSelect={() => {}} />,
+          <QueryClientProvider client={new QueryClient()}>
+            <BookChoice books={books} selectedId={null} onSelect={() => {}} />
+          </QueryClientProvider>,
         );
         const cards = container.querySelectorAll('li');
         books.forEach((sent, index) => {

@@ -1,6 +1,8 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { ReservationBook } from '#contract/http/reservations.ts';
 import { formStyles } from '../../components/forms/fields.tsx';
+import { formatDateTime } from '../../components/records/format.ts';
+import { JoinWaitingList } from '../../components/records/waiting-list.tsx';
 import { webAddress } from '../../components/links/web-address.ts';
 import { Button } from '../../components/ui/button.tsx';
 import styles from './reservation.module.css';
@@ -60,8 +62,11 @@ function BookCard({
           className={styles.availability}
           data-available={book.available}
         >
-          {book.available ? 'Available' : 'Unavailable'} · {copiesText(book)}
+          {book.offerExpiresAt
+            ? `Waiting for you until ${formatDateTime(book.offerExpiresAt)}`
+            : `${book.available ? 'Available' : 'Unavailable'} · ${copiesText(book)}`}
         </p>
+        {!book.available ? <JoinWaitingList bookId={book._id} title={book.title} /> : null}
       </div>
     </li>
   );

@@ -31,6 +31,34 @@ const BOOKS = [
   },
 ];
 
+const HOLDS = [
+  {
+    holdId: 'HOLD-1',
+    status: 'offered',
+    position: null,
+    estimatedDays: null,
+    offerExpiresAt: '2026-03-04T10:00:00.000Z',
+    reservationId: null,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    book: { id: 'book-solaris', title: 'Solaris', author: 'Stanisław Lem', coverImage: '' },
+  },
+  {
+    holdId: 'HOLD-2',
+    status: 'queued',
+    position: 2,
+    estimatedDays: 21,
+    offerExpiresAt: null,
+    reservationId: null,
+    createdAt: '2026-03-01T11:00:00.000Z',
+    book: {
+      id: 'book-neuromancer',
+      title: 'Neuromancer',
+      author: 'William Gibson',
+      coverImage: '',
+    },
+  },
+];
+
 const DAYS = {
   timeZone: 'Europe/London',
   days: Array.from({ length: 7 }, (_, index) => ({
@@ -90,6 +118,13 @@ function setUp(
     },
     'GET /users/reservation-days': () => ({ body: DAYS }),
     'GET /users/reservations': () => ({ body: { payload: [] } }),
+    'GET /users/holds': () => ({ body: { payload: HOLDS } }),
+    'POST /users/holds': () => ({
+      body: {
+        success: true,
+        hold: { ...HOLDS[1], holdId: 'HOLD-9', position: 3, estimatedDays: 21 },
+      },
+    }),
     'POST /users/reservation': reserve,
   });
   renderScreen(<ReservationPage />, path, testUser());
@@ -105,6 +140,32 @@ async function chooseDune() {
 }
 
 describe('reservation screen', () => {
+  it('lists one’s waiting lists, offers a book with no free copy’s list, and says where one stands', async () => {
+    const calls = setUp();
+    const lists = await screen.findByRole('region', { name: 'Your waiting lists' });
+    await waitFor(() => expect(lists.textContent).toContain('A copy is waiting for you'));
+    expect(lists.textContent).toContain(
+      'You are number 2 on the waiting list; a copy should come up in about 21 days.',
+    );
+    expect(
+      (await screen.findByRole('link', { name: 'Choose a pickup slot' })).getAttribute('href'),
+    ).toBe('/offline-book-service?book=book-solaris');
+
+    fireEvent.click(
+      await screen.findByRole('button', { name: 'Join the waiting list for Neuromancer' }),
+    );
+    expect(
+      await screen.findByText(
+        'You are number 3 on the waiting list; a copy should come up in about 21 days.',
+      ),
+    ).toBeTruthy();
+    expect(
+      calls.find((call) => call.method === 'POST' && call.path === '/users/holds')?.body,
+    ).toEqual({
+      bookId: 'book-neuromancer',
+    });
+  });
+
   it('finds books by words, narrows to free copies, and keeps the choice while searching on', async () => {
     const calls = setUp();
     expect(await screen.findByText('2 books to choose from.')).toBeTruthy();

@@ -15,6 +15,7 @@ import { FormMessage } from '../../components/forms/fields.tsx';
 import { formatDateTime } from '../../components/records/format.ts';
 import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { MyReservations } from '../../components/records/my-reservations.tsx';
+import { MyWaitingLists } from '../../components/records/waiting-list.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { BookChoice, BookSearch, type BookSearchValue } from './book-choice.tsx';
@@ -346,6 +347,13 @@ export function ReservationPage() {
           Your reservations
         </h2>
         <MyReservations allowCancel />
+      </section>
+
+      <section className={styles.section} aria-labelledby="my-waiting-lists-title">
+        <h2 id="my-waiting-lists-title" className={styles.sectionTitle}>
+          Your waiting lists
+        </h2>
+        <MyWaitingLists />
       </section>
     </div>
   );

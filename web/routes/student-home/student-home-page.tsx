@@ -3,6 +3,7 @@ import { ROUTES } from '#contract/routes.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { MyRequests } from '../../components/records/my-requests.tsx';
 import { MyReservations } from '../../components/records/my-reservations.tsx';
+import { MyWaitingLists } from '../../components/records/waiting-list.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { VerifyEmailNotice } from '../../components/auth/verify-email-notice.tsx';
 import { FormMessage } from '../../components/forms/fields.tsx';
@@ -120,6 +121,12 @@ export function StudentHomePage() {
               Request a resource
             </ButtonLink>
           </div>
+        </section>
+        <section className={styles.recordsSection} aria-labelledby="my-waiting-lists-title">
+          <h2 id="my-waiting-lists-title" className={styles.sectionTitle}>
+            My waiting lists
+          </h2>
+          <MyWaitingLists />
         </section>
       </div>
     </>
