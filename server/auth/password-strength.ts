@@ -216,12 +216,16 @@ export async function weakPasswordMessage(
     .join(' ');
 }
 
-/** Refuses a password that is too easy to guess with a 400 naming the password field. */
+/**
+ * Refuses a password that is too easy to guess with a 400 naming the field it came in
+ * (`password`, unless the form calls it otherwise, as a change of password's `newPassword`).
+ */
 export async function rejectWeakPassword(
   password: string,
   context: PasswordContext,
+  field = 'password',
 ): Promise<void> {
   const message = await weakPasswordMessage(password, context);
   if (message === undefined) return;
-  throw new Refusal(400, 'Some fields are missing or invalid.', [{ path: 'password', message }]);
+  throw new Refusal(400, 'Some fields are missing or invalid.', [{ path: field, message }]);
 }

@@ -2,7 +2,7 @@ import { APIError } from 'better-auth/api';
 import type { FastifyRequest } from 'fastify';
 import { ROUTES } from '#contract/routes.ts';
 import { ACCOUNT_DISABLED_CODE, ACCOUNT_DISABLED_MESSAGE } from '../../auth/auth.ts';
-import { rejectWeakPassword, weakPasswordMessage } from '../../auth/password-strength.ts';
+import { rejectWeakPassword } from '../../auth/password-strength.ts';
 import {
   FORGOT_PASSWORD_MESSAGE,
   forgotPasswordRequestSchema,
@@ -51,17 +51,6 @@ import { declareRoute, signedInCaller, type DeclaringInstance } from '../declare
 // anyone lock the owner out: it is slowed per e-mail and address instead (decision 020).
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
-
-/** Refuses a password too easy to guess, naming the field it came in. */
-async function rejectWeakPasswordAs(
-  field: string,
-  password: string,
-  context: Parameters<typeof weakPasswordMessage>[1],
-): Promise<void> {
-  const message = await weakPasswordMessage(password, context);
-  if (message === undefined) return;
-  throw new Refusal(400, 'Some fields are missing or invalid.', [{ path: field, message }]);
-}
 
 /**
  * `check-user` answers whether an e-mail has an account, and its role (the spec's contract), so
@@ -323,11 +312,15 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
       await enforceRateLimits(db, [
         { key: `change-password:user:${caller.id}`, limit: 10, windowSeconds: HOUR },
       ]);
-      await rejectWeakPasswordAs('newPassword', body.newPassword, {
-        libraryName: config.library.name,
-        email: caller.email,
-        names: [caller.first_name, caller.last_name],
-      });
+      await rejectWeakPassword(
+        body.newPassword,
+        {
+          libraryName: config.library.name,
+          email: caller.email,
+          names: [caller.first_name, caller.last_name],
+        },
+        'newPassword',
+      );
       let result;
       try {
         result = await auth.api.changePassword({
