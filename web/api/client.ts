@@ -20,6 +20,21 @@ export class ApiError extends Error {
 }
 
 /**
+ * The ApiError of a refused call: the server's message, field errors and code when its body is
+ * the error shape, `fallback` otherwise.
+ */
+export function refusalFrom(
+  status: number,
+  body: unknown,
+  fallback = 'Something went wrong',
+): ApiError {
+  const parsed = errorResponseSchema.safeParse(body);
+  return parsed.success
+    ? new ApiError(status, parsed.data.message, parsed.data.errors ?? [], true, parsed.data.code)
+    : new ApiError(status, fallback);
+}
+
+/**
  * Calls `/api{path}` and validates the answer with the contract's schema, so a screen never
  * renders a shape it did not expect. Errors carry the server's message.
  */
@@ -43,18 +58,7 @@ export async function apiRequest<Schema extends z.ZodType>(
     throw new ApiError(0, 'Could not reach the server. Check your connection and try again.');
   }
   const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const parsed = errorResponseSchema.safeParse(body);
-    throw parsed.success
-      ? new ApiError(
-          response.status,
-          parsed.data.message,
-          parsed.data.errors ?? [],
-          true,
-          parsed.data.code,
-        )
-      : new ApiError(response.status, 'Something went wrong');
-  }
+  if (!response.ok) throw refusalFrom(response.status, body);
   const parsed = schema.safeParse(body);
   if (!parsed.success)
     throw new ApiError(response.status, 'The server sent an answer this page does not understand.');

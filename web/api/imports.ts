@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { errorResponseSchema } from '#contract/http/errors.ts';
 import {
   catalogueImportListSchema,
   catalogueImportSchema,
@@ -8,7 +7,7 @@ import {
   type CatalogueImport,
   type UploadKind,
 } from '#contract/http/imports.ts';
-import { ApiError, apiRequest } from './client.ts';
+import { ApiError, apiRequest, refusalFrom } from './client.ts';
 
 /** Cache key of the latest imports (`GET /api/imports`). */
 export const IMPORTS_KEY = ['imports'] as const;
@@ -51,12 +50,7 @@ export function uploadImportFile(
         body = undefined;
       }
       if (request.status < 200 || request.status >= 300) {
-        const refusal = errorResponseSchema.safeParse(body);
-        reject(
-          refusal.success
-            ? new ApiError(request.status, refusal.data.message, refusal.data.errors ?? [], true)
-            : new ApiError(request.status, 'The upload failed. Please try again.'),
-        );
+        reject(refusalFrom(request.status, body, 'The upload failed. Please try again.'));
         return;
       }
       const parsed = catalogueImportSchema.safeParse(body);
