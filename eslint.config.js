@@ -38,6 +38,7 @@ const DOMAIN_FOLDERS = [
   'commands',
   'db',
   'mail',
+  'notices',
   'requests',
   'reservations',
   'users',

@@ -70,7 +70,11 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium' }],
+  projects: [
+    { name: 'chromium', testIgnore: '**/*.after-clock.spec.ts' },
+    // Specs that move the server's clock forward (TEST_CLOCK) run last, after all the others.
+    { name: 'after-clock', testMatch: '**/*.after-clock.spec.ts', dependencies: ['chromium'] },
+  ],
   webServer: [
     {
       command: `"${process.execPath}" --import tsx e2e/smtp-sink.ts`,
@@ -111,6 +115,8 @@ export default defineConfig({
         OIDC_LABEL: 'Campus Login',
         // The e2e accounts' domain (e2e/accounts.ts): their faculty sign-ups are faculty at once.
         FACULTY_EMAIL_DOMAINS: 'uni.example',
+        // The circulation journey moves the clock forward, after every other spec has run.
+        TEST_CLOCK: 'on',
       },
     },
   ],

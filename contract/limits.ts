@@ -74,3 +74,8 @@ export const SOCKET_DEFAULTS = {
  */
 export const DATABASE_BIGINT_MAX = 9_223_372_036_854_775_807n;
 export const DATABASE_INTEGER_MAX = 2_147_483_647;
+
+/** True when `digits` (decimal, leading zeros allowed) name a `bigint` id: 1 to its largest. */
+export function isDatabaseBigintId(digits: string): boolean {
+  return /^\d{1,20}$/.test(digits) && BigInt(digits) >= 1n && BigInt(digits) <= DATABASE_BIGINT_MAX;
+}

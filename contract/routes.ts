@@ -31,6 +31,10 @@ export const ROUTES = {
   forgotPassword: '/forgot-password',
   /** Anyone signed in: their own profile fields and password ("My account"). */
   account: '/account',
+  /** Anyone signed in: their notices, newest first, with the unread ones marked (issue 21). */
+  notices: '/notices',
+  /** Anyone, signed in or not: an e-mail's one-click unsubscribe link, `?token=` (issue 21). */
+  unsubscribe: '/unsubscribe',
 } as const;
 
 /** Name of a screen route. */

@@ -1,12 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import {
-  E2E_LIBRARIAN,
-  newPerson,
-  registerViaApi,
-  signInThroughForm,
-  waitForMail,
-  type Person,
-} from './accounts.ts';
+import { newPerson, registerViaApi, waitForMail, type Person } from './accounts.ts';
 import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
 
 /** A new person signed in on a page of their own browser context. */
@@ -146,48 +139,6 @@ test.describe('reservations', () => {
     await expectNoAxeViolations(page);
     await entry.getByRole('button', { name: /Leave the list/ }).click();
     await expect(entry).toContainText('Left the list');
-  });
-
-  test('the librarian desk hands out a reserved copy and takes it back', async ({
-    page,
-    browser,
-    baseURL,
-  }) => {
-    const student = await signedIn(browser, baseURL!, newPerson({ firstName: 'Alan' }));
-    const days = await (await student.request.get('/api/users/reservation-days')).json();
-    const tomorrow = days.days[1].date as string;
-    const books = await (await student.request.get('/api/users/reservation-books')).json();
-    const frankenstein = books.payload.find((book: { title: string }) =>
-      book.title.startsWith('Frankenstein'),
-    );
-    const made = await student.request.post('/api/users/reservation', {
-      headers: { origin: baseURL! },
-      data: {
-        book: { id: frankenstein._id },
-        reservation: { date: tomorrow, timeSlot: '2:00-2:30 PM' },
-      },
-    });
-    expect(made.ok(), await made.text()).toBe(true);
-    const id = (await made.json()).reservation.reservationId as string;
-
-    await page.goto('/signin');
-    await signInThroughForm(page, { ...newPerson(), ...E2E_LIBRARIAN });
-    await expect(page.getByRole('link', { name: 'Library desk' })).toBeVisible();
-    await page.getByRole('link', { name: 'Library desk' }).click();
-    await page.getByLabel('Date').fill(tomorrow);
-    const slot = page.getByRole('region', { name: '2:00-2:30 PM' });
-    const entry = slot.getByRole('listitem').filter({ hasText: id });
-    await expect(entry).toContainText('Alan');
-    await expectNoAxeViolations(page);
-    await entry.getByRole('button', { name: /Mark collected/ }).click();
-    const onLoan = page.getByRole('region', { name: 'On loan' });
-    await expect(onLoan.getByRole('listitem').filter({ hasText: id })).toBeVisible();
-    await onLoan
-      .getByRole('listitem')
-      .filter({ hasText: id })
-      .getByRole('button', { name: /Mark returned/ })
-      .click();
-    await expect(onLoan.getByRole('listitem').filter({ hasText: id })).toHaveCount(0);
   });
 
   for (const path of ['/offline-book-service', '/resourse-req', '/requests']) {

@@ -26,6 +26,9 @@ const GUEST_HEADINGS: Record<keyof typeof ROUTES, RegExp> = {
   deskCatalogueItem: /^Sign in$/,
   deskPeople: /^Sign in$/,
   account: /^Sign in$/,
+  notices: /^Sign in$/,
+  // Without `?token=` there is nothing to unsubscribe from.
+  unsubscribe: /^This unsubscribe link did not work$/,
 };
 
 test.describe('every route of the route table', () => {

@@ -24,6 +24,11 @@ import { catalogueRoutes } from './routes/catalogue/index.ts';
 import { copyRoutes } from './routes/copies/index.ts';
 import { exportRoutes } from './routes/export/index.ts';
 import { holdRoutes } from './routes/holds/index.ts';
+import { noticeRoutes } from './routes/notices/index.ts';
+import { noticesJob } from './notices/job.ts';
+import { announceUnread } from './realtime/notices.ts';
+import { loanRoutes } from './routes/loans/index.ts';
+import { shiftableClock, testClockRoutes } from './routes/test-clock/index.ts';
 import { itemRoutes } from './routes/items/index.ts';
 import { importRoutes } from './routes/imports/index.ts';
 import { adminUserRoutes } from './routes/admin-users/index.ts';
@@ -76,9 +81,12 @@ export async function buildApp({
   config,
   database,
   webRoot = DEFAULT_WEB_ROOT,
-  now = () => new Date(),
+  now: givenNow,
   socketBudgets,
 }: AppOptions): Promise<FastifyInstance> {
+  // With TEST_CLOCK=on (end-to-end tests only) a librarian can move the clock forward.
+  const clock = config.testClock && !givenNow ? shiftableClock() : undefined;
+  const now = givenNow ?? clock?.now ?? (() => new Date());
   const https = config.publicUrl.startsWith('https:');
   const app = Fastify({
     // Start-up waits on the database (migrations ran before; this is the first queries). On a
@@ -152,10 +160,11 @@ export async function buildApp({
   installCsrfGuard(app, allowedOrigins(config), config.publicUrl);
 
   const mailer = createMailer(config, app.log);
+  const secret = resolveAuthSecret(config);
   const auth = createAuth({
     config,
     database,
-    secret: resolveAuthSecret(config),
+    secret,
     trustedOrigins: allowedOrigins(config),
     mailer,
     logger: app.log,
@@ -165,7 +174,20 @@ export async function buildApp({
   const moderationWords = await loadModerationWords(config);
   mountRealtime(app, { config, auth, database, moderationWords, now, socketBudgets });
   // Work too long for a request (an uploaded import) runs here, from jobs kept in the database.
-  const jobs = startJobQueue(database, [catalogueImportJob(database.db)], app.log);
+  // Notices: the time-based ones made and every pending e-mail sent, queued each minute by the
+  // sweeper and after a change that makes one; the bells of their people updated over sockets.
+  const notices = noticesJob({
+    db: database.db,
+    config,
+    mailer,
+    secret,
+    now,
+    onNewNotices: (userIds) =>
+      announceUnread(app.io, database.db, userIds).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'the bells could not be updated'),
+      ),
+  });
+  const jobs = startJobQueue(database, [catalogueImportJob(database.db), notices], app.log);
   app.addHook('onClose', async () => jobs.stop());
   const context: RouteContext = { config, database, auth, mailer, jobs, now, moderationWords };
   guardDeclaredRoutes(app, (request, reply, access) => {
@@ -204,8 +226,11 @@ export async function buildApp({
       await api.register(requestRoutes, context);
       await api.register(reservationRoutes, context);
       await api.register(holdRoutes, context);
+      await api.register(noticeRoutes, context);
+      await api.register(loanRoutes, context);
       await api.register(chatRoutes, context);
       await api.register(chatbotRoutes, context);
+      if (clock) await api.register(testClockRoutes, { ...context, clock });
     },
     { prefix: '/api' },
   );

@@ -99,6 +99,7 @@ const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(365, 'must be at most 365')
     .default(21),
+  TEST_CLOCK: z.enum(['on', 'off'], { message: 'must be on or off' }).default('off'),
   LIBRARY_FACEBOOK_URL: socialUrl.default('https://www.facebook.com/'),
   LIBRARY_X_URL: socialUrl.default('https://x.com/'),
   LIBRARY_INSTAGRAM_URL: socialUrl.default('https://www.instagram.com/'),
@@ -137,6 +138,11 @@ export interface Config {
   /** The chatbot's OpenAI-compatible language model, when LLM_BASE_URL is set. */
   llm:
     { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number } | undefined;
+  /**
+   * End-to-end tests only: the server's clock can be moved forward by a librarian
+   * (`POST /api/test/clock`), to see offers lapse and loans fall due without waiting days.
+   */
+  testClock: boolean;
   /** Words the library adds to the chat's abuse matcher: a comma-separated list and a file. */
   moderation: { words: string[]; wordsFile: string | undefined };
   library: {
@@ -212,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     logLevel: e.LOG_LEVEL,
+    testClock: e.TEST_CLOCK === 'on',
     demoData: e.DEMO_DATA,
     trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,

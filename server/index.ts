@@ -49,6 +49,9 @@ async function main(): Promise<void> {
     { database: database.kind, migrationsApplied: applied, demoRowsInserted: seeded },
     'database ready',
   );
+  if (config.testClock) {
+    app.log.warn('TEST_CLOCK is on: a librarian can move this server’s clock. Tests only.');
+  }
   if (names.usernamesCleared + names.roomsUnclaimed > 0) {
     // Usernames today's rules refuse, and rooms that look like older ones (decision 021).
     app.log.warn(names, 'names made before the naming rules: usernames removed, rooms kept');

@@ -3,6 +3,8 @@ import { pruneAbandonedUploads } from './catalogue/import/uploads.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
+import type { JobQueue } from './jobs/queue.ts';
+import { queueMinuteNotices } from './notices/job.ts';
 import { expireHolds } from './reservations/holds.ts';
 import { settleQueues } from './reservations/queue.ts';
 
@@ -29,11 +31,12 @@ export async function sweep(database: DatabaseHandle, now: Date): Promise<number
 /**
  * Sweeps once a minute while the server runs. Reads never depend on it (each query checks the
  * time itself); it keeps statuses truthful for the desk, the tables small, and the e-mail and IP
- * addresses in rate-limit keys no longer than their window.
+ * addresses in rate-limit keys no longer than their window. It also queues the minute's notices
+ * job (decision 031): once per minute whatever the number of processes, by a singleton key.
  */
 export function startSweeper(
   app: FastifyInstance,
-  context: { database: DatabaseHandle; now: () => Date },
+  context: { database: DatabaseHandle; now: () => Date; jobs?: JobQueue },
 ) {
   let timer: NodeJS.Timeout | undefined;
   const run = async () => {
@@ -42,6 +45,12 @@ export function startSweeper(
       if (expired > 0) app.log.info({ expired }, 'reservation holds expired');
     } catch (error) {
       app.log.warn({ err: error }, 'the sweep failed; it runs again in a minute');
+    }
+    // After the sweep, so the notices see the offers it has just passed on.
+    if (context.jobs) {
+      await queueMinuteNotices(context.jobs).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'the notices job was not queued; it is again in a minute'),
+      );
     }
   };
   app.addHook('onReady', async () => {

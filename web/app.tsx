@@ -187,6 +187,20 @@ export function appRoutes(): RouteObject[] {
               },
             },
             {
+              path: ROUTES.notices,
+              lazy: async () => {
+                const { NoticesPage } = await import('./routes/notices/notices-page.tsx');
+                return { element: guarded([], <NoticesPage />) };
+              },
+            },
+            {
+              path: ROUTES.unsubscribe,
+              lazy: async () => ({
+                Component: (await import('./routes/unsubscribe/unsubscribe-page.tsx'))
+                  .UnsubscribePage,
+              }),
+            },
+            {
               path: '*',
               lazy: async () => ({
                 Component: (await import('./routes/not-found/not-found-page.tsx')).NotFoundPage,

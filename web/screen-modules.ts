@@ -29,6 +29,8 @@ export const SCREEN_MODULES: Partial<Record<RouteName, string>> = {
   deskCatalogueItem: 'routes/desk-catalogue/catalogue-item-page.tsx',
   deskPeople: 'routes/desk-people/desk-people-page.tsx',
   account: 'routes/account/account-page.tsx',
+  notices: 'routes/notices/notices-page.tsx',
+  unsubscribe: 'routes/unsubscribe/unsubscribe-page.tsx',
 };
 
 /** Name of the file the build writes beside `index.html`: route name → files to preload. */

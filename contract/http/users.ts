@@ -338,3 +338,48 @@ export const verificationEmailResponseSchema = z.object({
 
 /** How long a verification link works. */
 export const VERIFICATION_LINK_HOURS = 24;
+
+/** The name the forum shows on the messages of a deleted account, and the desk's records. */
+export const DELETED_ACCOUNT_NAME = 'Deleted account';
+
+/**
+ * `GET /api/users/me/deletion` (issue 21, "Delete my account"): what deleting one's account would
+ * do, said before it is done. Open loans stop it; the rest are what goes (counts) and what stays.
+ */
+export const accountDeletionPreviewSchema = z.object({
+  /** Books out on loan: the account cannot be deleted until they are returned at the desk. */
+  openLoans: z.array(z.object({ title: z.string(), dueAt: z.string() })),
+  /** Active reservations, cancelled: their copies go to the next person waiting. */
+  reservations: z.number().int(),
+  /** Places in waiting lists (and offers), given up. */
+  holds: z.number().int(),
+  /** Resource requests filed, removed. */
+  requests: z.number().int(),
+  /** Forum rooms created, removed with every message in them. */
+  roomsCreated: z.number().int(),
+  /** Forum messages sent in other people's rooms: they stay, shown as from `messagesShownAs`. */
+  messagesSent: z.number().int(),
+  messagesShownAs: z.string(),
+  /** Course materials published: they stay in the catalogue. */
+  materialsPublished: z.number().int(),
+  /** What confirms it: the password, or (an account without one) the e-mail address typed. */
+  confirmWith: z.enum(['password', 'email']),
+  /** Refused because this is the last librarian (nobody could manage the library). */
+  lastLibrarian: z.boolean(),
+});
+export type AccountDeletionPreview = z.infer<typeof accountDeletionPreviewSchema>;
+
+/** `DELETE /api/users/me`: the password, or for an account without one its e-mail typed again. */
+export const accountDeletionRequestSchema = z.object({
+  password: z.string().max(1024, 'Password is too long').optional(),
+  confirmEmail: z.string().max(320, 'E-mail is too long').optional(),
+});
+export type AccountDeletionRequest = z.infer<typeof accountDeletionRequestSchema>;
+export const accountDeletionResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+});
+
+/** What one is told once the account is gone. */
+export const ACCOUNT_DELETED_MESSAGE =
+  'Your account is deleted and you are signed out. Thank you for using the library.';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { DATABASE_BIGINT_MAX } from '../limits.ts';
+import { DATABASE_BIGINT_MAX, isDatabaseBigintId } from '../limits.ts';
 import { hasInvisibleCharacters, NAME_TEXT, normaliseName } from '../names.ts';
+import type { NoticeServerEvents } from './notices.ts';
 
 /*
  * The discussion forum's real-time contract (product spec section 7, "Realtime socket"). Event
@@ -178,9 +179,7 @@ const newRoomName = z
 const displayName = z.string().max(200).optional();
 
 /** True when `digits` (decimal, leading zeros allowed) name a message id: 1 to `bigint`'s largest. */
-export function isMessageId(digits: string): boolean {
-  return /^\d{1,20}$/.test(digits) && BigInt(digits) >= 1n && BigInt(digits) <= DATABASE_BIGINT_MAX;
-}
+export const isMessageId = isDatabaseBigintId;
 
 /**
  * A message id as a client sends it back (`after`, `before`): decimal text, since a `bigint` does
@@ -342,7 +341,7 @@ export interface ClientToServerEvents {
 }
 
 /** Server → client events. */
-export interface ServerToClientEvents {
+export interface ServerToClientEvents extends NoticeServerEvents {
   available_rooms: (rooms: RoomSummary[]) => void;
   room_history: (messages: ChatMessage[], info?: RoomHistoryInfo) => void;
   receive_message: (message: ChatMessage) => void;

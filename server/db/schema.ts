@@ -228,6 +228,10 @@ export interface Database {
   request_supporters: RequestSupportersTable;
   reservations: ReservationsTable;
   queued_holds: QueuedHoldsTable;
+  loans: LoansTable;
+  circulation_events: CirculationEventsTable;
+  notices: NoticesTable;
+  notice_preferences: NoticePreferencesTable;
   idempotency_keys: IdempotencyKeysTable;
   chat_rooms: ChatRoomsTable;
   chat_messages: ChatMessagesTable;
@@ -410,6 +414,72 @@ export interface QueuedHoldsTable {
   offer_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   reservation_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** One copy lent to one person (decision 030). */
+export interface LoansTable {
+  /** The order loans were made in, from a sequence (bigint, read as text). */
+  number: ColumnType<string, never, never>;
+  /** `LOAN-` and the number. */
+  id: ColumnType<string, never, never>;
+  /** Null only for a returned loan whose borrower deleted their account. */
+  user_id: string | null;
+  item_id: string;
+  copy_id: string;
+  reservation_id: string | null;
+  checked_out_at: ColumnType<Date, Date | string, never>;
+  checked_out_by: string | null;
+  due_at: ColumnType<Date, Date | string, Date | string>;
+  renewals: ColumnType<number, number | undefined, number>;
+  returned_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  returned_by: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One recorded circulation action: who, when, which copy. */
+export interface CirculationEventsTable {
+  id: Generated<string>;
+  at: ColumnType<Date, Date | string, never>;
+  action: 'check_out' | 'return' | 'renew' | 'no_show';
+  actor_id: string | null;
+  actor_name: string;
+  borrower_id: string | null;
+  borrower_name: string;
+  item_id: string | null;
+  title: string;
+  copy_id: string | null;
+  barcode: string | null;
+  loan_id: string | null;
+  reservation_id: string | null;
+}
+
+/** One notice to one person (decision 031): in the bell always, by e-mail unless its kind is off. */
+export interface NoticesTable {
+  /** bigint, read as text. */
+  id: Generated<string>;
+  user_id: string;
+  kind: 'hold_offered' | 'pickup_reminder' | 'due_soon' | 'overdue' | 'request_status';
+  /** Names the fact reported; unique per person, so a notice is never made twice. */
+  dedupe_key: string;
+  title: string;
+  body: string;
+  link: string;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  read_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  email_state: ColumnType<
+    'pending' | 'sending' | 'sent' | 'skipped',
+    'pending' | 'sending' | 'sent' | 'skipped' | undefined,
+    'pending' | 'sending' | 'sent' | 'skipped'
+  >;
+  email_claimed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  emailed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** One person's choice, for one kind, of whether its notices come by e-mail (no row: they do). */
+export interface NoticePreferencesTable {
+  user_id: string;
+  kind: NoticesTable['kind'];
+  email: boolean;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DATABASE_BIGINT_MAX } from '#contract/limits.ts';
+import { NOTICE_KINDS } from '#contract/http/notices.ts';
 import {
   arbitraryFor,
   enteredText,
@@ -123,6 +124,12 @@ const HINTS: Record<string, fc.Arbitrary<unknown>> = {
   after: fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }).map(String),
 };
 
+/** Each notice kind on or off by e-mail: every kind, or only some when `all` is false. */
+function noticeSwitches(all: boolean): fc.Arbitrary<Record<string, boolean | undefined>> {
+  const kinds = Object.fromEntries(NOTICE_KINDS.map((kind) => [kind, fc.boolean()]));
+  return fc.record(kinds, all ? {} : { requiredKeys: [] });
+}
+
 /** Schemas with a rule that no property hint can satisfy, each with its own arbitrary and why. */
 const CUSTOM: Record<
   string,
@@ -158,6 +165,22 @@ const CUSTOM: Record<
           ? { ...body, password }
           : body;
       }),
+  },
+  markNoticesReadSchema: {
+    reason: 'refined: name some notices, or all of them',
+    arbitrary: (base) =>
+      base.map((value) => {
+        const body = value as { ids?: string[]; all?: boolean };
+        return body.all === true || (body.ids?.length ?? 0) > 0 ? body : { ...body, all: true };
+      }),
+  },
+  noticePreferencesSchema: {
+    reason: 'its `email` is a record of every notice kind, not an address (the `email` hint)',
+    arbitrary: () => fc.record({ email: noticeSwitches(true) }),
+  },
+  noticePreferencesUpdateSchema: {
+    reason: 'its `email` is a record of some notice kinds, not an address (the `email` hint)',
+    arbitrary: () => fc.record({ email: noticeSwitches(false) }),
   },
   requestStatusChangeSchema: {
     reason: 'refined: a rejection needs a reason',

@@ -118,6 +118,10 @@ describe.each(testDatabaseKinds())('cross-site request forgery on %s', (kind) =>
     testApp.app.declaredRoutes.find((declared) => declared.route === route)?.declaration.upload
       ?.contentType;
 
+  /** The form media types a route takes beside JSON (a one-click unsubscribe), if any. */
+  const formTypes = (route: string) =>
+    testApp.app.declaredRoutes.find((declared) => declared.route === route)?.declaration.formBody;
+
   it('finds the state-changing routes', () => {
     expect(stateChanging().length).toBeGreaterThanOrEqual(15);
     expect(stateChanging()).toContain('POST /api/auth/*');
@@ -152,6 +156,13 @@ describe.each(testDatabaseKinds())('cross-site request forgery on %s', (kind) =>
           headers: body.headers,
           payload: body.payload,
         });
+        // A mail program's one-click unsubscribe sends a form; its signed token is its authority
+        // (and without one it is refused, changing nothing, as the snapshot below checks).
+        const mediaType = body.headers['content-type']?.split(';')[0];
+        if (mediaType !== undefined && formTypes(route)?.includes(mediaType)) {
+          expect(response.statusCode, `${route} with ${body.name}`).toBe(400);
+          continue;
+        }
         expect(response.statusCode, `${route} with ${body.name}`).toBe(415);
         const upload = uploadType(route);
         expect(response.json()).toEqual({

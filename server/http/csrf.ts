@@ -63,6 +63,9 @@ export function installCsrfGuard(
     const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
     // A route taking a file (an import) declares its media type, which no form can send either.
     const upload = request.routeOptions.config.declaration?.upload?.contentType;
+    // A call made by a mail program (a one-click unsubscribe) may send a form (declare-route.ts).
+    const forms = request.routeOptions.config.declaration?.formBody;
+    if (mediaType !== undefined && forms?.includes(mediaType)) return;
     if (upload !== undefined) {
       if (mediaType === upload || (contentType === undefined && !hasBody(request))) return;
       return reply.code(415).send(errorBody(`Send the file as ${upload}.`));

@@ -46,10 +46,27 @@ export interface JobKind<Data extends object> extends JobSpec<Data> {
   run(data: Data, stopping: () => boolean): Promise<void>;
 }
 
+/** How one job is queued, beyond its kind's defaults. */
+export interface SendOptions {
+  /**
+   * With `singletonSeconds`: at most one job of this kind and key per window of that many seconds
+   * (by the database's clock), whichever process sends it; the others' sends queue nothing.
+   */
+  singletonKey?: string;
+  singletonSeconds?: number;
+}
+
 /** The server's job queue: send work to it, and it runs it off the request path. */
 export interface JobQueue {
-  /** Queues a job of `kind` and wakes this process's worker for it; answers the job's id. */
-  send<Data extends object>(kind: JobSpec<Data>, data: Data): Promise<string>;
+  /**
+   * Queues a job of `kind` and wakes this process's worker for it; answers the job's id, or null
+   * when a singleton (`options`) of its window was already queued.
+   */
+  send<Data extends object>(
+    kind: JobSpec<Data>,
+    data: Data,
+    options?: SendOptions,
+  ): Promise<string | null>;
   stop(): Promise<void>;
 }
 
@@ -104,9 +121,10 @@ export function startJobQueue(
     log.error({ err: error }, 'the job queue did not start: queued work waits for a restart'),
   );
   return {
-    async send(kind, data) {
+    async send(kind, data, options = {}) {
       await ready;
-      const id = await boss.send(kind.name, data);
+      const id = await boss.send(kind.name, data, options);
+      if (!id && options.singletonKey !== undefined) return null;
       if (!id) throw new Error(`The ${kind.name} job was not queued`);
       const workerId = workers.get(kind.name);
       if (workerId) boss.notifyWorker(workerId);

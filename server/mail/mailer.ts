@@ -14,6 +14,14 @@ export interface MailMessage {
   link?: string;
   /** Files sent with it, such as a reservation's `.ics` calendar entry. */
   attachments?: { filename: string; content: string; contentType: string }[];
+  /** Extra headers, such as a notice's `List-Unsubscribe`. */
+  headers?: Record<string, string>;
+  /**
+   * A Message-ID that is the same each time this message is sent (`<notice-42@host>`): a resend
+   * after a crash reads as the same message to mail programs, and in the outbox it names the file,
+   * so a resend overwrites it instead of adding a second one.
+   */
+  messageId?: string;
 }
 
 /** Sends mail; how depends on configuration. */
@@ -50,6 +58,8 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
           subject: message.subject,
           text: message.text,
           attachments: message.attachments,
+          headers: message.headers,
+          messageId: message.messageId,
         });
         logger.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
@@ -71,11 +81,15 @@ export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer 
         subject: message.subject,
         text: message.text,
         attachments: message.attachments,
+        headers: message.headers,
+        messageId: message.messageId,
       });
       await mkdir(folder, { recursive: true });
       const file = path.join(
         folder,
-        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.eml`,
+        message.messageId
+          ? `${message.messageId.replace(/[^A-Za-z0-9.@-]/g, '')}.eml`
+          : `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.eml`,
       );
       await writeFile(file, info.message as Buffer);
       logger.info(

@@ -10,8 +10,10 @@ import {
   type requestListQuerySchema,
   type resourceRequestSchema,
 } from '#contract/http/requests.ts';
+import { ROUTES } from '#contract/routes.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Database } from '../db/schema.ts';
+import { createNotice } from '../notices/store.ts';
 import { Refusal } from '../refusal.ts';
 
 /** A new request as `resourceRequestSchema` parses it. */
@@ -167,7 +169,9 @@ export async function listRequests(
 
 /**
  * Moves a request to `change.status` on behalf of reviewer `userId`, when `REQUEST_TRANSITIONS`
- * allows it from its current status; 409 otherwise.
+ * allows it from its current status; 409 otherwise. Its requester gets a `request_status` notice
+ * in the same transaction: the move and the notice happen together or not at all, and a retried
+ * move (refused) makes no second notice.
  */
 export async function changeRequestStatus(
   db: Kysely<Database>,
@@ -186,21 +190,50 @@ export async function changeRequestStatus(
       `This request is ${REQUEST_STATUS_LABELS[status].toLowerCase()}; it cannot become ${REQUEST_STATUS_LABELS[change.status].toLowerCase()}.`,
     );
   if (from.length === 0) throw refuse(current.status);
-  // The status in the WHERE makes the move atomic: of two reviewers, the second one is told.
-  const moved = await db
-    .updateTable('resource_requests')
-    .set({
-      status: change.status,
-      status_reason: change.reason ?? null,
-      status_changed_at: now,
-      status_changed_by: userId,
-      updated_at: now,
-    })
-    .where('id', '=', current.id)
-    .where('status', 'in', from)
-    .returning('id')
-    .executeTakeFirst();
-  const row = await findRequest(db, current.id, userId);
-  if (!moved) throw refuse(row.status);
-  return row;
+  return db.transaction().execute(async (trx) => {
+    // The status in the WHERE makes the move atomic: of two reviewers, the second one is told.
+    const moved = await trx
+      .updateTable('resource_requests')
+      .set({
+        status: change.status,
+        status_reason: change.reason ?? null,
+        status_changed_at: now,
+        status_changed_by: userId,
+        updated_at: now,
+      })
+      .where('id', '=', current.id)
+      .where('status', 'in', from)
+      .returning(['id', 'requester_id', 'title'])
+      .executeTakeFirst();
+    const row = await findRequest(trx, current.id, userId);
+    if (!moved) throw refuse(row.status);
+    await createNotice(trx, {
+      userId: moved.requester_id,
+      kind: 'request_status',
+      key: `request-status:${moved.id}:${change.status}`,
+      ...requestStatusNotice(moved.title, change),
+      link: ROUTES.resourceRequestAlias,
+      now,
+    });
+    return row;
+  });
+}
+
+/** What a request's requester is told when it moves to `change.status`. */
+function requestStatusNotice(
+  title: string,
+  change: RequestStatusChange,
+): { title: string; body: string } {
+  const said: Record<RequestStatus, string> = {
+    pending: 'is waiting for the library to review it again',
+    accepted: 'was accepted: the library means to acquire it',
+    ordered: 'has been ordered',
+    available: 'is now available in the library',
+    rejected: 'was not accepted',
+  };
+  const reason = change.reason ? ` The library says: “${change.reason}”` : '';
+  return {
+    title: `Your request “${title}” is ${REQUEST_STATUS_LABELS[change.status].toLowerCase()}`,
+    body: `Your resource request “${title}” ${said[change.status]}.${reason}`,
+  };
 }

@@ -1,9 +1,14 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
-/** SQL for "this reservation holds a copy at `now`": an unexpired active hold, or out on loan. */
+/**
+ * SQL for "this reservation claims a copy at `now`": an unexpired active hold, or collected
+ * without a loan (before loans existed, decision 030). A collected reservation with a loan claims
+ * nothing more: its copy's own status (`on_loan`) takes it off the shelf.
+ */
 export function holdsCopy(now: Date) {
-  return sql<boolean>`(r.status = 'collected' OR (r.status = 'active' AND r.expires_at > ${now.toISOString()}::timestamptz))`;
+  return sql<boolean>`((r.status = 'active' AND r.expires_at > ${now.toISOString()}::timestamptz)
+    OR (r.status = 'collected' AND NOT EXISTS (SELECT 1 FROM loans l WHERE l.reservation_id = r.id)))`;
 }
 
 /**

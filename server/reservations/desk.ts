@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   DESK_TRANSITIONS,
   RESERVATION_STATUS_LABELS,
@@ -9,6 +9,7 @@ import type { Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
 import { localDate, requestedDate } from './calendar.ts';
 import { expireHolds, reservationQuery, type ReservationRow } from './holds.ts';
+import { checkOut, recordCirculation, returnCopy, type Actor, type LoanTerms } from './loans.ts';
 import { offerFreedCopies } from './queue.ts';
 
 /** Most copies on loan the desk lists. */
@@ -54,25 +55,77 @@ export async function deskDay(
 /**
  * Marks reservation `id` collected, no-show or returned at the desk, when `DESK_TRANSITIONS`
  * allows it from its status at `now`: 404 for no such reservation, 409 for a move not allowed.
+ * Collected lends the first copy of the book on the shelf (as `checkOut` by its barcode would),
+ * returned takes back its loan's copy (`returnCopy`); every move is recorded with `actor`.
  */
 export async function changeDeskStatus(
   db: Kysely<Database>,
   id: string,
   status: ReservationStatus,
   now: Date,
+  desk: { actor: Actor; terms: LoanTerms },
 ): Promise<ReservationRow> {
   if (!isReservationId(id)) throw new Refusal(404, 'There is no reservation with that id.');
   await expireHolds(db, now);
+  const current = await reservationQuery(db, now).where('r.id', '=', id).executeTakeFirst();
+  if (!current) throw new Refusal(404, 'There is no reservation with that id.');
+  const refuse = (row: ReservationRow) =>
+    new Refusal(
+      409,
+      `This reservation is ${RESERVATION_STATUS_LABELS[row.status].toLowerCase()}; it cannot be marked ${RESERVATION_STATUS_LABELS[status].toLowerCase()}.`,
+    );
+  if (!DESK_TRANSITIONS[current.status].includes(status)) throw refuse(current);
+
+  if (status === 'collected') {
+    const copy = await db
+      .selectFrom('copies')
+      .select('barcode')
+      .where('item_id', '=', current.item_id)
+      .where('status', '=', 'available')
+      .orderBy(sql`upper(barcode)`)
+      .executeTakeFirst();
+    if (!copy) {
+      throw new Refusal(
+        409,
+        `No copy of "${current.title}" is on the shelf to hand over: every copy is out, in repair or missing.`,
+      );
+    }
+    await checkOut(db, { barcode: copy.barcode, reservationId: id, ...desk, now });
+  } else if (status === 'returned') {
+    const loan = await db
+      .selectFrom('loans as l')
+      .innerJoin('copies as c', 'c.id', 'l.copy_id')
+      .select('c.barcode')
+      .where('l.reservation_id', '=', id)
+      .where('l.returned_at', 'is', null)
+      .executeTakeFirst();
+    if (loan) await returnCopy(db, { barcode: loan.barcode, actor: desk.actor, now });
+    else await moveWithoutLoan(db, current, status, now, desk.actor);
+  } else {
+    await moveWithoutLoan(db, current, status, now, desk.actor);
+  }
+  const row = await reservationQuery(db, now).where('r.id', '=', id).executeTakeFirst();
+  if (!row) throw new Refusal(404, 'There is no reservation with that id.');
+  if (row.status !== status) throw refuse(row);
+  return row;
+}
+
+/**
+ * A no-show, or the return of a copy collected before loans existed: the reservation's status
+ * alone moves, atomically (of two librarians, the second is told), and the freed copy is offered
+ * to the waiting list.
+ */
+async function moveWithoutLoan(
+  db: Kysely<Database>,
+  reservation: ReservationRow,
+  status: ReservationStatus,
+  now: Date,
+  actor: Actor,
+): Promise<void> {
   const from = (Object.keys(DESK_TRANSITIONS) as ReservationStatus[]).filter((source) =>
     DESK_TRANSITIONS[source].includes(status),
   );
-  const changed = await db.transaction().execute(async (trx) => {
-    const reservation = await trx
-      .selectFrom('reservations')
-      .select('item_id')
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!reservation) return undefined;
+  await db.transaction().execute(async (trx) => {
     // The book's row first, as a reservation takes it: a freed copy is offered to the queue
     // before anyone else can reserve it.
     await trx
@@ -81,24 +134,26 @@ export async function changeDeskStatus(
       .where('id', '=', reservation.item_id)
       .forUpdate()
       .execute();
-    // The status in the WHERE makes the move atomic: of two librarians, the second one is told.
     const moved = await trx
       .updateTable('reservations')
       .set({ status, updated_at: now })
-      .where('id', '=', id)
+      .where('id', '=', reservation.id)
       .where('status', 'in', from)
       .returning('id')
       .executeTakeFirst();
-    if (moved && status !== 'collected') await offerFreedCopies(trx, reservation.item_id, now);
-    return moved;
+    if (!moved) return;
+    if (status === 'no_show') {
+      await recordCirculation(trx, {
+        action: 'no_show',
+        actor,
+        borrower: { id: reservation.user_id, name: reservation.holder_name },
+        item: { id: reservation.item_id, title: reservation.title },
+        copy: null,
+        loanId: null,
+        reservationId: reservation.id,
+        now,
+      });
+    }
+    await offerFreedCopies(trx, reservation.item_id, now);
   });
-  const row = await reservationQuery(db, now).where('r.id', '=', id).executeTakeFirst();
-  if (!row) throw new Refusal(404, 'There is no reservation with that id.');
-  if (!changed) {
-    throw new Refusal(
-      409,
-      `This reservation is ${RESERVATION_STATUS_LABELS[row.status].toLowerCase()}; it cannot be marked ${RESERVATION_STATUS_LABELS[status].toLowerCase()}.`,
-    );
-  }
-  return row;
 }

@@ -175,13 +175,22 @@ export async function joinQueue(
   const same = open.find((row) => row.item_id === itemId);
   if (same) return holdQuery(trx, now).where('q.id', '=', same.id).executeTakeFirstOrThrow();
 
-  const holding = await trx
-    .selectFrom('reservations as r')
-    .select('r.id')
-    .where('r.user_id', '=', userId)
-    .where('r.item_id', '=', itemId)
-    .where(holdsCopy(now))
-    .executeTakeFirst();
+  // A copy held for them, or one they have out: a reservation, or a loan made without one.
+  const holding =
+    (await trx
+      .selectFrom('reservations as r')
+      .select('r.id')
+      .where('r.user_id', '=', userId)
+      .where('r.item_id', '=', itemId)
+      .where((eb) => eb.or([holdsCopy(now), eb('r.status', '=', 'collected')]))
+      .executeTakeFirst()) ??
+    (await trx
+      .selectFrom('loans as l')
+      .select('l.id')
+      .where('l.user_id', '=', userId)
+      .where('l.item_id', '=', itemId)
+      .where('l.returned_at', 'is', null)
+      .executeTakeFirst());
   if (holding) {
     throw new Refusal(
       409,

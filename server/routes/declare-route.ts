@@ -46,6 +46,13 @@ export interface OperationShape {
    * asking first), and what it holds. The route parses it itself.
    */
   upload?: { contentType: string; description: string };
+  /**
+   * Form media types taken beside JSON, for a call a mail program makes rather than our pages:
+   * RFC 8058's one-click unsubscribe POSTs `List-Unsubscribe=One-Click` as a form. Only for a
+   * route whose authority is a signed token in the call, never a session cookie, so a form on
+   * another site can do nothing with it that the token's holder could not.
+   */
+  formBody?: readonly string[];
   /** Answers 302 (a browser navigation) when this says so, instead of or beside the 200. */
   redirect?: string;
   /** Counted against a rate limit: 429 with Retry-After beyond it. */

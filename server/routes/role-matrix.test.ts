@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCopy } from '../catalogue/copies.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { reservableDates } from '../reservations/calendar.ts';
-import { createTestApp, ROOMS_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
+import { unsubscribeToken } from '../notices/unsubscribe.ts';
+import { createTestApp, ROOMS_BUDGET_LIFTED, TEST_AUTH_SECRET, type TestApp } from '../test/app.ts';
 import { registrationFactory } from '../test/factories.ts';
 import { TestClient } from '../test/http.ts';
 import { matrixRows, WHO, type Who } from '../test/role-matrix.ts';
@@ -39,6 +40,21 @@ const DRIVERS: Record<string, Driver> = {
   'POST /api/users/logout': ({ client }) => client.post('/api/users/logout', {}),
   'GET /api/users/me/data': ({ client }) => client.get('/api/users/me/data'),
   'PATCH /api/users/me': ({ client }) => client.patch('/api/users/me', { department: 'Maths' }),
+  'GET /api/users/me/deletion': ({ client }) => client.get('/api/users/me/deletion'),
+  // Each caller is a throwaway account of its own, confirmed with its own password; another
+  // librarian stays, so the librarian is never the last.
+  'DELETE /api/users/me': async ({ client, account }) => {
+    await testApp.database.db
+      .updateTable('users')
+      .set({ role: 'librarian' })
+      .where('id', '=', await someoneElse())
+      .execute();
+    return client.request({
+      method: 'DELETE',
+      url: '/api/users/me',
+      payload: { password: account.password },
+    });
+  },
   'POST /api/users/change-password': ({ client }) =>
     client.post('/api/users/change-password', {
       currentPassword: 'not the password',
@@ -156,7 +172,52 @@ const DRIVERS: Record<string, Driver> = {
     const id = joined.statusCode === 200 ? joined.json().hold.holdId : 'HOLD-1';
     return client.delete(`/api/users/holds/${id}`);
   },
+  'GET /api/notices': ({ client }) => client.get('/api/notices'),
+  'POST /api/notices/read': ({ client }) => client.post('/api/notices/read', { all: true }),
+  'GET /api/users/me/notices': ({ client }) => client.get('/api/users/me/notices'),
+  'PUT /api/users/me/notices': ({ client }) =>
+    client.request({
+      method: 'PUT',
+      url: '/api/users/me/notices',
+      payload: { email: { due_soon: false } },
+    }),
+  // The link of an e-mail to the caller's account (a guest's too: the token is the key).
+  'POST /api/notices/unsubscribe': async ({ client, account }) => {
+    const row = await testApp.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', account.email.toLowerCase())
+      .executeTakeFirstOrThrow();
+    return client.post('/api/notices/unsubscribe', {
+      token: unsubscribeToken(TEST_AUTH_SECRET, row.id, 'overdue'),
+    });
+  },
   'GET /api/desk/pickups': ({ client }) => client.get('/api/desk/pickups'),
+  'GET /api/users/loans': ({ client }) => client.get('/api/users/loans'),
+  'POST /api/users/loans/:id/renew': async ({ client, account }) =>
+    client.post(`/api/users/loans/${await loanOf(await userIdOf(account.email))}/renew`, {}),
+  'GET /api/desk/loans': ({ client }) => client.get('/api/desk/loans?overdue=true'),
+  // A walk-in: a copy nobody has claimed, lent to someone else by their e-mail.
+  'POST /api/desk/loans': async ({ client }) => {
+    const borrower = await someoneElse();
+    return client.post('/api/desk/loans', {
+      barcode: (await freshCopy()).barcode,
+      email: `${borrower}@uni.example`,
+    });
+  },
+  'POST /api/desk/returns': async ({ client }) => {
+    const loanId = await loanOf(await someoneElse());
+    const row = await testApp.database.db
+      .selectFrom('loans')
+      .innerJoin('copies', 'copies.id', 'loans.copy_id')
+      .select('copies.barcode')
+      .where('loans.id', '=', loanId)
+      .executeTakeFirstOrThrow();
+    return client.post('/api/desk/returns', { barcode: row.barcode });
+  },
+  'POST /api/desk/loans/:id/renew': async ({ client }) =>
+    client.post(`/api/desk/loans/${await loanOf(await someoneElse())}/renew`, {}),
+  'GET /api/desk/activity': ({ client }) => client.get('/api/desk/activity'),
   'PATCH /api/desk/reservations/:id': async ({ client }) =>
     client.patch(`/api/desk/reservations/${await activeReservation()}`, { status: 'collected' }),
   'PUT /api/users/chat-username': ({ client }) =>
@@ -220,6 +281,67 @@ async function pendingRequest(): Promise<string> {
       title: REQUEST.title,
       resource_type: 'book',
       institution_name: REQUEST.institutionName,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The id of the account with `email`. */
+async function userIdOf(email: string): Promise<string> {
+  const row = await testApp.database.db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A new book with one copy on the shelf, for loans nobody else's rows touch. */
+async function freshCopy(): Promise<{ itemId: string; copyId: string; barcode: string }> {
+  const item = await testApp.database.db
+    .insertInto('items')
+    .values({
+      kind: 'book',
+      title: 'Matrix Loans',
+      authors: ['A. Cayley'],
+      source: 'matrix',
+      source_id: crypto.randomUUID(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const barcode = `MATRIX-${++barcodes}`;
+  await addCopy(
+    testApp.database.db,
+    item.id,
+    { barcode, location: 'Main library', status: 'available', note: '' },
+    null,
+  );
+  const copy = await testApp.database.db
+    .selectFrom('copies')
+    .select('id')
+    .where('barcode', '=', barcode)
+    .executeTakeFirstOrThrow();
+  return { itemId: item.id, copyId: copy.id, barcode };
+}
+
+/** A loan of a fresh copy to `userId`, due in a week (written directly). */
+async function loanOf(userId: string): Promise<string> {
+  const { itemId, copyId } = await freshCopy();
+  await testApp.database.db
+    .updateTable('copies')
+    .set({ status: 'on_loan' })
+    .where('id', '=', copyId)
+    .execute();
+  const now = Date.now();
+  const row = await testApp.database.db
+    .insertInto('loans')
+    .values({
+      user_id: userId,
+      item_id: itemId,
+      copy_id: copyId,
+      checked_out_at: new Date(now),
+      due_at: new Date(now + 7 * 86_400_000),
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -84,6 +84,25 @@ async function record(
     .execute();
 }
 
+/** Why the last enabled librarian cannot stop being one (demoted, disabled or deleted). */
+export const LAST_LIBRARIAN_MESSAGE =
+  'This is the last librarian: make someone else a librarian first, or nobody can manage the library.';
+
+/**
+ * Locks the enabled librarians' rows in id order inside `trx` and answers them: whoever may take
+ * a librarian away (a role change, a deletion) takes this first, so two at once go in turn.
+ */
+export async function lockEnabledLibrarians(trx: Transaction<Database>): Promise<{ id: string }[]> {
+  return trx
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'librarian')
+    .where('disabled_at', 'is', null)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
 /**
  * Changes an account's role or disables or re-enables it, as the librarian `editor`, recording
  * each change. A librarian cannot demote or disable themselves, and the last enabled librarian
@@ -100,14 +119,7 @@ export async function changeAccount(
 ): Promise<{ row: UserRow; changed: boolean }> {
   if (!isAccountId(id)) throw new Refusal(404, NO_SUCH_ACCOUNT);
   return db.transaction().execute(async (trx) => {
-    const librarians = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('role', '=', 'librarian')
-      .where('disabled_at', 'is', null)
-      .orderBy('id')
-      .forUpdate()
-      .execute();
+    const librarians = await lockEnabledLibrarians(trx);
     const before = await trx
       .selectFrom('users')
       .selectAll()
@@ -135,10 +147,7 @@ export async function changeAccount(
       throw new Refusal(409, 'You cannot disable your own account: ask another librarian.');
     }
     if (losesLibrarian && librarians.length <= 1) {
-      throw new Refusal(
-        409,
-        'This is the last librarian: make someone else a librarian first, or nobody can manage the library.',
-      );
+      throw new Refusal(409, LAST_LIBRARIAN_MESSAGE);
     }
     // The caller may have been demoted or disabled a moment ago by another librarian.
     if (!librarians.some((librarian) => librarian.id === editor.id)) {

@@ -24,7 +24,7 @@ vi.mock('socket.io-client', () => ({
   },
 }));
 
-const { chatRequest, useAvailableRooms, useChatConnection, OFFLINE_MESSAGE } =
+const { chatRequest, holdChatSocket, useAvailableRooms, useChatConnection, OFFLINE_MESSAGE } =
   await import('./chat-socket.ts');
 
 const socket = new FakeIoSocket();
@@ -96,5 +96,29 @@ describe('the chat socket', () => {
       message: 'A room with that name already exists',
     });
     expect(await pending).toEqual({ ok: false, message: 'A room with that name already exists' });
+  });
+
+  it('stays connected while the notices bell holds it, chat screens sharing the connection', () => {
+    vi.useFakeTimers();
+    socket.connected = false;
+    socket.active = false;
+    socket.connect.mockClear();
+    socket.disconnect.mockClear();
+    const release = holdChatSocket();
+    expect(socket.connect).toHaveBeenCalledOnce();
+    socket.connected = true;
+    socket.serverEmit('connect');
+
+    const { unmount } = render(<Probe />);
+    expect(screen.getByText(/^connected/)).toBeTruthy();
+    unmount();
+    act(() => vi.advanceTimersByTime(5_000));
+    expect(socket.connect).toHaveBeenCalledOnce();
+    expect(socket.disconnect).not.toHaveBeenCalled();
+
+    release();
+    release();
+    act(() => vi.advanceTimersByTime(5_000));
+    expect(socket.disconnect).toHaveBeenCalledOnce();
   });
 });

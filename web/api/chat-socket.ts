@@ -66,7 +66,8 @@ function subscribe(subscriber: () => void) {
 
 /**
  * The one shared socket, created on first use and not connected until a chat screen mounts
- * (`useChatConnection`). Same origin, so the session cookie is what signs it in.
+ * (`useChatConnection`) or the top bar's bell holds it (`holdChatSocket`). Same origin, so the
+ * session cookie is what signs it in.
  */
 export function getChatSocket(): ChatSocket {
   if (socket) return socket;
@@ -123,6 +124,21 @@ function release() {
     rooms = null;
     setConnection({ status: 'connecting' });
   }, CLOSE_GRACE_MS);
+}
+
+/**
+ * Keeps the shared socket connected until the returned function is called, for a listener that
+ * is not a chat screen: the top bar's bell holds it while someone is signed in, to hear of new
+ * notices (issue 21). Chat screens then find it connected; calling the release twice is harmless.
+ */
+export function holdChatSocket(): () => void {
+  acquire();
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    release();
+  };
 }
 
 /**

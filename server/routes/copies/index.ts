@@ -9,6 +9,7 @@ import { addCopy, listCopies, summariseCopies, updateCopy } from '../../catalogu
 import { editorOf } from '../../catalogue/editing.ts';
 import { findItem } from '../../catalogue/items.ts';
 import { parseInput } from '../../http/errors.ts';
+import { wakeNotices } from '../../notices/job.ts';
 import { presentCopy } from '../../presenters/copies.ts';
 import type { RouteContext } from '../context.ts';
 import {
@@ -63,6 +64,7 @@ export async function copyRoutes(app: DeclaringInstance, context: RouteContext):
       const caller = signedInCaller(request);
       const copy = parseInput(copyCreateSchema, request.body);
       const row = await addCopy(db, request.params.id, copy, editorOf(caller), context.now());
+      wakeNotices(context.jobs, request.log);
       reply.code(201);
       return presentCopy(row);
     },
@@ -82,9 +84,15 @@ export async function copyRoutes(app: DeclaringInstance, context: RouteContext):
     async (request) => {
       const caller = signedInCaller(request);
       const patch = parseInput(copyUpdateSchema, request.body);
-      return presentCopy(
-        await updateCopy(db, request.params.barcode, patch, editorOf(caller), context.now()),
+      const row = await updateCopy(
+        db,
+        request.params.barcode,
+        patch,
+        editorOf(caller),
+        context.now(),
       );
+      wakeNotices(context.jobs, request.log);
+      return presentCopy(row);
     },
   );
 }

@@ -8,6 +8,7 @@ import { sweep } from '../../sweeper.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import { signedInPeople, signedInPerson, type SignedInPerson } from '../../test/factories.ts';
+import { clearCirculation } from '../../test/circulation.ts';
 
 /** One step of a random history of one library day after another. */
 type Step =
@@ -177,8 +178,7 @@ describe.each(testDatabaseKinds())('holds queue histories on %s (fast-check)', (
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 20, maxLength: 40 }), async (steps) => {
         clock = START;
-        await db().deleteFrom('queued_holds').execute();
-        await db().deleteFrom('reservations').execute();
+        await clearCirculation(db());
         await db().deleteFrom('rate_limits').execute();
 
         for (const action of steps) {

@@ -13,6 +13,7 @@ import { sweep } from '../../sweeper.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import { signedInPeople, signedInPerson, type SignedInPerson } from '../../test/factories.ts';
+import { clearCirculation } from '../../test/circulation.ts';
 
 /** Monday 23 November 2026, 10:00 in New York. */
 const START = new Date('2026-11-23T15:00:00Z');
@@ -87,8 +88,7 @@ describe.each(testDatabaseKinds())('the holds queue on %s', (kind) => {
   afterAll(async () => testApp.close());
   beforeEach(async () => {
     clock = START;
-    await testApp.database.db.deleteFrom('queued_holds').execute();
-    await testApp.database.db.deleteFrom('reservations').execute();
+    await clearCirculation(testApp.database.db);
     await testApp.database.db.deleteFrom('rate_limits').execute();
   });
 

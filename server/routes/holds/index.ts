@@ -6,6 +6,7 @@ import {
 } from '#contract/http/holds.ts';
 import { parseInput } from '../../http/errors.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
+import { wakeNotices } from '../../notices/job.ts';
 import { presentHold } from '../../presenters/holds.ts';
 import { joinQueue, leaveQueue, ownHolds } from '../../reservations/queue.ts';
 import type { RouteContext } from '../context.ts';
@@ -91,6 +92,7 @@ export async function holdRoutes(app: DeclaringInstance, context: RouteContext):
     async (request) => {
       const user = signedInCaller(request);
       const row = await leaveQueue(db, user.id, request.params.id, context.now());
+      wakeNotices(context.jobs, request.log);
       return { success: true as const, hold: presentHold(row, loanDays) };
     },
   );

@@ -11,7 +11,9 @@ import {
 } from '#contract/http/requests.ts';
 import { parseInput } from '../../http/errors.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
+import { NOTICES_JOB } from '../../notices/job.ts';
 import { presentRequest } from '../../presenters/requests.ts';
+import { announceUnread } from '../../realtime/notices.ts';
 import {
   changeRequestStatus,
   fileRequest,
@@ -143,6 +145,16 @@ export async function requestRoutes(app: DeclaringInstance, context: RouteContex
       const user = signedInCaller(request);
       const change = parseInput(requestStatusChangeSchema, request.body);
       const row = await changeRequestStatus(db, request.params.id, user.id, change, context.now());
+      // The requester's notice is stored with the move: their bell now, the e-mail by the queue.
+      // Either failing leaves the move done; the minute's notices run sends the e-mail anyway.
+      await announceUnread(request.server.io, db, [row.requester_id]).catch((error: unknown) =>
+        request.log.warn({ err: error }, 'the bell could not be updated'),
+      );
+      await context.jobs
+        .send(NOTICES_JOB, {})
+        .catch((error: unknown) =>
+          request.log.warn({ err: error }, 'the notice e-mail waits for the next run'),
+        );
       return { success: true as const, request: presentRequest(row, user.id) };
     },
   );

@@ -13,6 +13,7 @@ import {
 } from '#contract/http/reservations.ts';
 import type { ErrorResponse } from '#contract/http/errors.ts';
 import { parseInput } from '../../http/errors.ts';
+import { wakeNotices } from '../../notices/job.ts';
 import { idempotencyKey, runIdempotent } from '../../http/idempotency.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
 import {
@@ -199,6 +200,7 @@ export async function reservationRoutes(
     async (request) => {
       const user = signedInCaller(request);
       const row = await cancelReservation(db, user.id, request.params.id, context.now());
+      wakeNotices(context.jobs, request.log);
       return { success: true as const, reservation: presentReservation(row) };
     },
   );
@@ -231,7 +233,12 @@ export async function reservationRoutes(
     }),
     async (request) => {
       const { status } = parseInput(deskStatusChangeSchema, request.body);
-      const row = await changeDeskStatus(db, request.params.id, status, context.now());
+      const librarian = signedInCaller(request);
+      const row = await changeDeskStatus(db, request.params.id, status, context.now(), {
+        actor: { id: librarian.id, name: librarian.name },
+        terms: { loanDays: context.config.library.loanDays, timeZone },
+      });
+      wakeNotices(context.jobs, request.log);
       return { success: true as const, reservation: presentDeskReservation(row) };
     },
   );

@@ -9,6 +9,7 @@ import { reservableDates } from '../../reservations/calendar.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import { signedInPeople, type SignedInPerson } from '../../test/factories.ts';
+import { clearCirculation } from '../../test/circulation.ts';
 
 /** One step of a random history. */
 type Step =
@@ -107,7 +108,7 @@ describe.each(testDatabaseKinds())('reservation histories on %s (fast-check)', (
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
         clock = new Date('2026-11-23T15:00:00Z');
-        await testApp.database.db.deleteFrom('reservations').execute();
+        await clearCirculation(testApp.database.db);
         await testApp.database.db.deleteFrom('rate_limits').execute();
         // The model: every reservation made, with its holder, book, end of hold and status.
         const model: {

@@ -14,6 +14,7 @@ import { testDatabaseKinds } from '../../test/databases.ts';
 import { signedInPeople, signedInPerson, type SignedInPerson } from '../../test/factories.ts';
 import { TestClient } from '../../test/http.ts';
 import { startTestSmtpServer } from '../../test/mail.ts';
+import { clearCirculation } from '../../test/circulation.ts';
 
 /** Monday 23 November 2026, 10:00 in New York (15:00 UTC): the 9:00 slot is over, 10:00 is not. */
 const START = new Date('2026-11-23T15:00:00Z');
@@ -91,7 +92,7 @@ describe.each(testDatabaseKinds())('reservations on %s', (kind) => {
   });
   beforeEach(async () => {
     clock = START;
-    await testApp.database.db.deleteFrom('reservations').execute();
+    await clearCirculation(testApp.database.db);
     await testApp.database.db.deleteFrom('idempotency_keys').execute();
     await testApp.database.db.deleteFrom('rate_limits').execute();
   });

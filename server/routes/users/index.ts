@@ -28,6 +28,10 @@ import {
   currentUserSchema,
   PASSWORD_CHANGED_MESSAGE,
   profileUpdateSchema,
+  accountDeletionPreviewSchema,
+  accountDeletionRequestSchema,
+  accountDeletionResponseSchema,
+  ACCOUNT_DELETED_MESSAGE,
 } from '#contract/http/users.ts';
 import { currentUser, forwardCookies, toFetchHeaders } from '../../auth/session.ts';
 import { completeProviderProfile, registerWithPassword } from '../../commands/register-user.ts';
@@ -41,6 +45,11 @@ import {
 } from '../../http/sign-in-throttle.ts';
 import { presentCurrentUser } from '../../presenters/user.ts';
 import { collectMyData } from '../../users/my-data.ts';
+import { deleteAccount, deletionPreview, hasPassword } from '../../users/delete-account.ts';
+import { presentDeletionPreview } from '../../presenters/account-deletion.ts';
+import { listRooms } from '../../chat/store.ts';
+import { presentRoom } from '../../presenters/chat.ts';
+import { channel } from '../../realtime/chat/context.ts';
 import { sessionRoom, userRoom } from '../../realtime/index.ts';
 import { findSignUpState, resetTokenOwner, updateProfile, userRole } from '../../users/store.ts';
 import type { RouteContext } from '../context.ts';
@@ -287,6 +296,83 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
         .header('cache-control', 'no-store')
         .header('content-disposition', 'attachment; filename="digi-library-my-data.json"');
       return reply.send(`${JSON.stringify(data, null, 2)}\n`);
+    },
+  );
+
+  app.get(
+    '/users/me/deletion',
+    declareRoute({
+      tag: 'users',
+      summary: 'What deleting my account would do (My account)',
+      description:
+        'Said before it is done: the books on loan that stop it, and how many reservations, waiting-list places, requests, rooms and forum messages it touches, the course materials that stay, and whether the password or the e-mail address confirms it.',
+      access: 'signed-in',
+      response: accountDeletionPreviewSchema,
+    }),
+    async (request, reply) => {
+      const caller = signedInCaller(request);
+      reply.header('cache-control', 'no-store');
+      return presentDeletionPreview(await deletionPreview(db, caller.id, context.now()));
+    },
+  );
+
+  app.delete(
+    '/users/me',
+    declareRoute({
+      tag: 'users',
+      summary: 'Delete my account (My account)',
+      description:
+        'Needs the password, or for an account without one (Google, an institution) its e-mail address typed again. Cancels active reservations (their copies go to the next in line) and waiting-list places; removes requests and the rooms one created with their messages; keeps one’s messages in other rooms under "Deleted account" and the course materials one published. Ends every session and socket, and clears this browser’s cookie.',
+      access: 'signed-in',
+      body: accountDeletionRequestSchema,
+      response: accountDeletionResponseSchema,
+      rateLimited: true,
+      errors: {
+        400: 'The password (or the e-mail address) is missing or wrong.',
+        409: 'A book is still out on loan (named), or this is the last librarian.',
+      },
+    }),
+    async (request, reply) => {
+      const caller = signedInCaller(request);
+      const body = parseInput(accountDeletionRequestSchema, request.body ?? {});
+      // Guessing the password from a stolen session is as slow here as changing it.
+      await enforceRateLimits(db, [
+        { key: `delete-account:user:${caller.id}`, limit: 10, windowSeconds: HOUR },
+      ]);
+      const invalid = (path: string, message: string) =>
+        new Refusal(400, 'Some fields are missing or invalid.', [{ path, message }]);
+      if (await hasPassword(db, caller.id)) {
+        if (!body.password) throw invalid('password', 'Your password is required.');
+        try {
+          await auth.api.verifyPassword({
+            body: { password: body.password },
+            headers: toFetchHeaders(request),
+          });
+        } catch (error) {
+          if (error instanceof APIError) throw invalid('password', 'That is not your password.');
+          throw error;
+        }
+      } else if ((body.confirmEmail ?? '').trim().toLowerCase() !== caller.email) {
+        throw invalid('confirmEmail', 'Type your own e-mail address exactly to confirm.');
+      }
+      const now = context.now();
+      const { removedRooms } = await deleteAccount(db, caller.id, now);
+      // The session rows are gone with the account; this clears this browser's cookie.
+      const { headers } = await auth.api.signOut({
+        headers: toFetchHeaders(request),
+        returnHeaders: true,
+      });
+      forwardCookies(headers, reply);
+      const { io } = request.server;
+      io.in(userRoom(caller.id)).disconnectSockets(true);
+      if (removedRooms.length > 0) {
+        for (const room of removedRooms) {
+          io.to(channel(room.id)).emit('room_closed', { roomName: room.name });
+          io.in(channel(room.id)).socketsLeave(channel(room.id));
+        }
+        io.emit('available_rooms', (await listRooms(db, now)).map(presentRoom));
+      }
+      return { success: true as const, message: ACCOUNT_DELETED_MESSAGE };
     },
   );
 

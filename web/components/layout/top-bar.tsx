@@ -14,6 +14,7 @@ import { useCurrentUser, useSignOut } from '../../api/session.ts';
 import { Button, ButtonLink } from '../ui/button.tsx';
 import { BrandMark } from './brand-mark.tsx';
 import styles from './layout.module.css';
+import { NoticeBell } from './notice-bell.tsx';
 import { RoleNav } from './role-nav.tsx';
 
 function MenuIcon({ open }: { open: boolean }) {
@@ -32,8 +33,9 @@ function MenuIcon({ open }: { open: boolean }) {
 
 /**
  * The bar on top of every screen: the brand, and either the way in or the signed-in member's
- * navigation and account links. On narrow screens those sit behind a Menu button (a disclosure:
- * Escape closes it and gives the focus back to the button); from 64rem they show inline.
+ * navigation, account links and notices bell. On narrow screens the links sit behind a Menu
+ * button (a disclosure: Escape closes it and gives the focus back to the button), the bell beside
+ * it; from 64rem they show inline.
  */
 export function TopBar() {
   const { data: user } = useCurrentUser();
@@ -123,6 +125,9 @@ export function TopBar() {
                 </Button>
               </nav>
             </div>
+            {/* After the panel, so the Tab order follows the eye at both widths: beside Menu on
+                a phone, after Sign Out on a wide screen. */}
+            <NoticeBell />
           </>
         ) : (
           <nav aria-label="Account" className={styles.topBarActions}>

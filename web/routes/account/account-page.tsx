@@ -18,6 +18,8 @@ import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from './account.module.css';
+import { DeleteAccountSection } from './delete-account.tsx';
+import { NoticePreferencesSection } from './notice-preferences.tsx';
 
 const required = (label: string, max = 100) =>
   z
@@ -260,8 +262,8 @@ function PasswordSection({ user }: { user: CurrentUser }) {
 }
 
 /**
- * `/account` ("My account", issue 21): one's own profile fields and password. Signed-in members
- * only (the route's guard).
+ * `/account` ("My account", issue 21): one's own profile fields, password and notice e-mail
+ * choices, one's data, and deleting the account. Signed-in members only (the route's guard).
  */
 export function AccountPage() {
   useDocumentTitle('My account');
@@ -271,10 +273,13 @@ export function AccountPage() {
     <div className={`container ${pageStyles.screen}`}>
       <PageHeader
         title="My account"
-        lead="Keep your details up to date, change your password, and download what the library keeps about you."
+        lead="Keep your details up to date, change your password, choose how notices reach you, download what the library keeps about you, or delete your account."
       />
       <div className={styles.layout}>
-        <ProfileSection user={user} />
+        <div className={styles.side}>
+          <ProfileSection user={user} />
+          <NoticePreferencesSection />
+        </div>
         <div className={styles.side}>
           <PasswordSection user={user} />
           <section className={styles.section} aria-labelledby="data-title">
@@ -292,6 +297,9 @@ export function AccountPage() {
             </p>
           </section>
         </div>
+      </div>
+      <div className={styles.end}>
+        <DeleteAccountSection user={user} />
       </div>
     </div>
   );

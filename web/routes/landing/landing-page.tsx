@@ -1,3 +1,4 @@
+import { useLocation } from 'react-router';
 import { ROUTES } from '#contract/routes.ts';
 import heroIllustration from '../../assets/hero-illustration.svg';
 import { ButtonLink } from '../../components/ui/button.tsx';
@@ -25,8 +26,17 @@ const AUDIENCES = [
 /** `/`: the public face of the library. */
 export function LandingPage() {
   useDocumentTitle('');
+  // Set by "Delete my account" (web/routes/account/delete-account.tsx) on its way here.
+  const farewell = (useLocation().state as { accountDeleted?: unknown } | null)?.accountDeleted;
   return (
     <>
+      {typeof farewell === 'string' ? (
+        <div className={styles.farewellBar}>
+          <p role="status" className={`container ${styles.farewell}`}>
+            {farewell}
+          </p>
+        </div>
+      ) : null}
       <section className={styles.hero} aria-labelledby="hero-heading">
         <div className={`container ${styles.heroGrid}`}>
           <div>

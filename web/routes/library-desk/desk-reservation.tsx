@@ -1,10 +1,13 @@
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   DESK_TRANSITIONS,
   RESERVATION_STATUS_LABELS,
   type DeskReservation,
 } from '#contract/http/reservations.ts';
 import { ApiError } from '../../api/client.ts';
+import { useCheckOut } from '../../api/loans.ts';
 import { type DeskMove, useDeskStatusChange } from '../../api/reservations.ts';
+import { formStyles } from '../../components/forms/fields.tsx';
 import { formatDateTime } from '../../components/records/format.ts';
 import {
   RESERVATION_STATUS_TONES,
@@ -12,6 +15,8 @@ import {
   StatusBadge,
 } from '../../components/records/status-badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
+import { checkedOutText, refusalOfCopy } from './circulation-text.ts';
+import deskStyles from './desk.module.css';
 
 /** What each desk move's button says, and how the change is announced. */
 const MOVES: Record<DeskMove, { label: string; done: string }> = {
@@ -30,22 +35,111 @@ export function mailtoHref(email: string): string {
   return `mailto:${encodeURIComponent(wellFormed).replaceAll('%40', '@')}`;
 }
 
+/**
+ * The barcode box "Check out" opens in a pickup's row: the copy scanned (or typed, then Enter) is
+ * lent on this reservation. Cancel, or Escape, closes it and gives the focus back to the button.
+ */
+function PickupCheckOut({
+  reservation,
+  onDone,
+  onClose,
+}: {
+  reservation: DeskReservation;
+  onDone: (text: string) => void;
+  onClose: () => void;
+}) {
+  const checkOut = useCheckOut();
+  const [barcode, setBarcode] = useState('');
+  const [failure, setFailure] = useState('');
+  const inputRef = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  useEffect(() => inputRef.current?.focus(), []);
+
+  const refuse = (text: string) => {
+    setFailure(text);
+    inputRef.current?.focus();
+    inputRef.current?.select();
+  };
+
+  return (
+    <form
+      className={deskStyles.pickupCheckOut}
+      aria-label={`Check out “${reservation.book.title}” to ${reservation.holder.name}`}
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const code = barcode.trim();
+        if (!code) {
+          refuse('Scan or type the barcode');
+          return;
+        }
+        setFailure('');
+        checkOut.mutate(
+          { barcode: code, reservationId: reservation.reservationId },
+          {
+            onSuccess: (loan) => onDone(checkedOutText(loan)),
+            onError: (error) => refuse(refusalOfCopy(code, error)),
+          },
+        );
+      }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onClose();
+      }}
+    >
+      <div className={formStyles.field}>
+        <label htmlFor={`${id}-barcode`} className={formStyles.label}>
+          Barcode of the copy
+        </label>
+        <input
+          ref={inputRef}
+          id={`${id}-barcode`}
+          className={formStyles.input}
+          value={barcode}
+          onChange={(event) => setBarcode(event.target.value)}
+          aria-invalid={failure ? true : undefined}
+          aria-describedby={failure ? `${id}-error` : undefined}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={64}
+        />
+      </div>
+      <div className={deskStyles.pickupCheckOutActions}>
+        <Button type="submit">{checkOut.isPending ? 'Checking out…' : 'Check out'}</Button>
+        <Button variant="ghost" onClick={onClose}>
+          Cancel
+        </Button>
+      </div>
+      <p id={`${id}-error`} role="alert" className={failure ? styles.error : styles.live}>
+        {failure}
+      </p>
+    </form>
+  );
+}
+
 /** One reservation at the desk: who holds it, how to reach them, the book and the moves offered. */
 export function DeskReservationItem({
   reservation,
   moves,
   headingLevel,
   onChanged,
+  checkOut = false,
 }: {
   reservation: DeskReservation;
   /** The moves this list offers; only those the status allows (DESK_TRANSITIONS) are shown. */
   moves: readonly DeskMove[];
   headingLevel: 3 | 4;
   onChanged: (text: string) => void;
+  /** Offers "Check out" (a barcode box lending a copy on it) while the reservation is active. */
+  checkOut?: boolean;
 }) {
   const change = useDeskStatusChange();
+  const [checkingOut, setCheckingOut] = useState(false);
+  const checkOutButton = useRef<HTMLButtonElement>(null);
   const { holder, book } = reservation;
   const offered = moves.filter((move) => DESK_TRANSITIONS[reservation.status].includes(move));
+  const canCheckOut = checkOut && reservation.status === 'active';
   const Heading = headingLevel === 3 ? 'h3' : 'h4';
 
   return (
@@ -75,8 +169,20 @@ export function DeskReservationItem({
           <time dateTime={reservation.expiresAt}>{formatDateTime(reservation.expiresAt)}</time>
         </p>
       ) : null}
-      {offered.length > 0 ? (
+      {offered.length > 0 || canCheckOut ? (
         <div className={styles.actions}>
+          {canCheckOut ? (
+            <Button
+              ref={checkOutButton}
+              aria-expanded={checkingOut}
+              onClick={() => setCheckingOut((open) => !open)}
+            >
+              Check out
+              <span className="visually-hidden">
+                : {book.title} for {holder.name}
+              </span>
+            </Button>
+          ) : null}
           {offered.map((move) => (
             <Button
               key={move}
@@ -99,6 +205,19 @@ export function DeskReservationItem({
             </Button>
           ))}
         </div>
+      ) : null}
+      {canCheckOut && checkingOut ? (
+        <PickupCheckOut
+          reservation={reservation}
+          onDone={(text) => {
+            setCheckingOut(false);
+            onChanged(text);
+          }}
+          onClose={() => {
+            setCheckingOut(false);
+            checkOutButton.current?.focus();
+          }}
+        />
       ) : null}
       {change.isError ? (
         <p role="alert" className={styles.error}>

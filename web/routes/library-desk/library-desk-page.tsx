@@ -7,10 +7,16 @@ import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { recordStyles } from '../../components/records/status-badge.tsx';
 import { ButtonLink } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { CheckInOutPanel } from './check-in-out.tsx';
+import { DeskActivity } from './desk-activity.tsx';
+import { DeskLoans } from './desk-loans.tsx';
 import { DeskReservationItem } from './desk-reservation.tsx';
 import styles from './desk.module.css';
 
-/** `/desk`: librarians hand out reserved copies by slot, mark no-shows and take copies back. */
+/**
+ * `/desk`: librarians check copies out and in by barcode, hand out reserved copies by slot, mark
+ * no-shows, renew and take back loans, and see what the desk recently did.
+ */
 export function LibraryDeskPage() {
   useDocumentTitle('Library desk');
   // The day sits in the URL so a reload or a shared link shows the same day.
@@ -39,7 +45,7 @@ export function LibraryDeskPage() {
     <div className={`container ${pageStyles.screen}`}>
       <PageHeader
         title="Library desk"
-        lead="Hand out reserved copies in their pickup slots, mark the people who did not come, and take copies back when they are returned."
+        lead="Check copies out and in by barcode, hand out reserved copies in their pickup slots, mark the people who did not come, and renew or take back loans."
         actions={
           <>
             <ButtonLink to={ROUTES.deskCatalogue} variant="outline">
@@ -51,6 +57,7 @@ export function LibraryDeskPage() {
           </>
         }
       />
+      <CheckInOutPanel />
       <div className={`${formStyles.field} ${styles.dateField}`}>
         <label htmlFor={dateId} className={formStyles.label}>
           Date
@@ -72,62 +79,43 @@ export function LibraryDeskPage() {
       ) : pickups.isError ? (
         <FormMessage>The pickups could not be loaded: {pickups.error.message}</FormMessage>
       ) : (
-        <>
-          <section aria-labelledby="desk-pickups-title">
-            <h2 id="desk-pickups-title" className={styles.sectionTitle}>
-              Pickups on {pickups.data.formattedDate}
-            </h2>
-            <div className={styles.slots}>
-              {pickups.data.slots.map((slot, index) => (
-                <section
-                  key={slot.timeSlot}
-                  className={styles.slot}
-                  aria-labelledby={`desk-slot-${index}`}
-                >
-                  <h3 id={`desk-slot-${index}`} className={styles.slotTitle}>
-                    {slot.timeSlot}
-                  </h3>
-                  {slot.reservations.length === 0 ? (
-                    <p className={styles.empty}>No reservations in this slot.</p>
-                  ) : (
-                    <ul className={recordStyles.list}>
-                      {slot.reservations.map((reservation) => (
-                        <DeskReservationItem
-                          key={reservation.reservationId}
-                          reservation={reservation}
-                          moves={['collected', 'no_show']}
-                          headingLevel={4}
-                          onChanged={onChanged}
-                        />
-                      ))}
-                    </ul>
-                  )}
-                </section>
-              ))}
-            </div>
-          </section>
-          <section className={styles.section} aria-labelledby="desk-on-loan-title">
-            <h2 id="desk-on-loan-title" className={styles.sectionTitle}>
-              On loan
-            </h2>
-            {pickups.data.onLoan.length === 0 ? (
-              <p className={styles.empty}>No copies are on loan.</p>
-            ) : (
-              <ul className={recordStyles.list}>
-                {pickups.data.onLoan.map((reservation) => (
-                  <DeskReservationItem
-                    key={reservation.reservationId}
-                    reservation={reservation}
-                    moves={['returned']}
-                    headingLevel={3}
-                    onChanged={onChanged}
-                  />
-                ))}
-              </ul>
-            )}
-          </section>
-        </>
+        <section aria-labelledby="desk-pickups-title">
+          <h2 id="desk-pickups-title" className={styles.sectionTitle}>
+            Pickups on {pickups.data.formattedDate}
+          </h2>
+          <div className={styles.slots}>
+            {pickups.data.slots.map((slot, index) => (
+              <section
+                key={slot.timeSlot}
+                className={styles.slot}
+                aria-labelledby={`desk-slot-${index}`}
+              >
+                <h3 id={`desk-slot-${index}`} className={styles.slotTitle}>
+                  {slot.timeSlot}
+                </h3>
+                {slot.reservations.length === 0 ? (
+                  <p className={styles.empty}>No reservations in this slot.</p>
+                ) : (
+                  <ul className={recordStyles.list}>
+                    {slot.reservations.map((reservation) => (
+                      <DeskReservationItem
+                        key={reservation.reservationId}
+                        reservation={reservation}
+                        moves={['no_show']}
+                        checkOut
+                        headingLevel={4}
+                        onChanged={onChanged}
+                      />
+                    ))}
+                  </ul>
+                )}
+              </section>
+            ))}
+          </div>
+        </section>
       )}
+      <DeskLoans />
+      <DeskActivity />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ROUTES } from '#contract/routes.ts';
 import { useCurrentUser } from '../../api/session.ts';
+import { MyLoans } from '../../components/records/my-loans.tsx';
 import { MyRequests } from '../../components/records/my-requests.tsx';
 import { MyReservations } from '../../components/records/my-reservations.tsx';
 import { MyWaitingLists } from '../../components/records/waiting-list.tsx';
@@ -100,6 +101,12 @@ export function StudentHomePage() {
         </div>
       </section>
       <div className={`container ${styles.records}`}>
+        <section className={styles.recordsSection} aria-labelledby="my-loans-title">
+          <h2 id="my-loans-title" className={styles.sectionTitle}>
+            My loans
+          </h2>
+          <MyLoans />
+        </section>
         <section className={styles.recordsSection} aria-labelledby="my-reservations-title">
           <h2 id="my-reservations-title" className={styles.sectionTitle}>
             My reservations
