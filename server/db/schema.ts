@@ -464,6 +464,8 @@ export interface NoticesTable {
   title: string;
   body: string;
   link: string;
+  /** The moment it is about (an offer's end, a due date): its e-mail carries a calendar entry. */
+  calendar_at: ColumnType<Date | null, Date | string | null | undefined, never>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
   read_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   email_state: ColumnType<

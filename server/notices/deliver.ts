@@ -3,6 +3,7 @@ import { NOTICE_KIND_LABELS, type NoticeKind } from '#contract/http/notices.ts';
 import { ROUTES } from '#contract/routes.ts';
 import type { Database } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { calendarFile, PICKUP_ALARM_SECONDS } from '../reservations/ics.ts';
 import { unsubscribeToken } from './unsubscribe.ts';
 
 /**
@@ -24,6 +25,8 @@ export interface DeliveryContext {
   secret: string;
   /** The app's address, for the links in a message. */
   publicUrl: string;
+  /** Where calendar entries take place, and who writes them. */
+  libraryName?: string;
   now: Date;
   /** True once the server is closing: the rest waits for the next run. */
   stopping?: () => boolean;
@@ -46,6 +49,7 @@ interface Claimed {
   email: string;
   greeting: string;
   emailOn: boolean;
+  calendar_at: Date | null;
 }
 
 /**
@@ -127,7 +131,16 @@ export async function deliverPendingNotices(context: DeliveryContext): Promise<D
       .leftJoin('notice_preferences as p', (join) =>
         join.onRef('p.user_id', '=', 'n.user_id').onRef('p.kind', '=', 'n.kind'),
       )
-      .select(['n.id', 'n.user_id', 'n.kind', 'n.title', 'n.body', 'n.link', 'u.email'])
+      .select([
+        'n.id',
+        'n.user_id',
+        'n.kind',
+        'n.title',
+        'n.body',
+        'n.link',
+        'n.calendar_at',
+        'u.email',
+      ])
       .select((eb) => [
         sql<string>`coalesce(nullif(u.first_name, ''), u.name)`.as('greeting'),
         eb.fn.coalesce('p.email', eb.val(true)).as('emailOn'),
@@ -196,10 +209,8 @@ async function markClaim(
  * kind (RFC 8058: `List-Unsubscribe` with `List-Unsubscribe-Post`, and the same link in the text
  * for a person, which opens the unsubscribe screen).
  */
-function noticeMail(
-  { secret, publicUrl }: DeliveryContext,
-  row: Claimed,
-): Parameters<Mailer['send']>[0] {
+function noticeMail(context: DeliveryContext, row: Claimed): Parameters<Mailer['send']>[0] {
+  const { secret, publicUrl } = context;
   const base = publicUrl.replace(/\/+$/, '');
   const token = encodeURIComponent(unsubscribeToken(secret, row.user_id, row.kind));
   return {
@@ -218,10 +229,40 @@ function noticeMail(
       `To choose which notices come by e-mail: ${base}${ROUTES.account}`,
     ].join('\n'),
     link: `${base}${row.link}`,
+    ...(row.calendar_at ? { attachments: [calendarEntry(context, row, row.calendar_at)] } : {}),
     headers: {
       'List-Unsubscribe': `<${base}/api/notices/unsubscribe?token=${token}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
     messageId: `<notice-${row.id}@${new URL(base).hostname}>`,
+  };
+}
+
+/**
+ * The calendar entry of a notice about a moment (an offer's end, a due date): a half-hour event
+ * ending then, which reminds its owner a day before a due date and an hour before an offer ends.
+ */
+function calendarEntry(
+  { publicUrl, libraryName = 'the library', now }: DeliveryContext,
+  row: Claimed,
+  at: Date,
+): { filename: string; content: string; contentType: string } {
+  const dueDate = row.kind === 'due_soon';
+  return {
+    filename: `${dueDate ? 'due-date' : 'offer-ends'}-${row.id}.ics`,
+    contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+    content: calendarFile(
+      {
+        uid: `notice-${row.id}@${new URL(publicUrl).hostname}`,
+        start: new Date(at.getTime() - 30 * 60_000),
+        end: at,
+        stamp: now,
+        summary: row.title,
+        description: row.body,
+        location: libraryName,
+        alarmBeforeSeconds: dueDate ? 24 * 60 * 60 : PICKUP_ALARM_SECONDS,
+      },
+      libraryName,
+    ),
   };
 }

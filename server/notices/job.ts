@@ -55,6 +55,7 @@ export function noticesJob(context: NoticesJobContext): JobKind<NoticesJobData> 
         mailer: context.mailer,
         secret: context.secret,
         publicUrl: context.config.publicUrl,
+        libraryName: context.config.library.name,
         now,
         stopping,
       });

@@ -21,6 +21,8 @@ export interface NewNotice {
   title: string;
   body: string;
   link: string;
+  /** The moment it is about (an offer's end, a due date), for a calendar entry in its e-mail. */
+  calendarAt?: Date;
   now: Date;
 }
 
@@ -39,6 +41,7 @@ export async function createNotice(trx: Db, notice: NewNotice): Promise<boolean>
       title: notice.title,
       body: notice.body,
       link: notice.link,
+      calendar_at: notice.calendarAt ?? null,
       created_at: notice.now,
     })
     .onConflict((conflict) => conflict.columns(['user_id', 'dedupe_key']).doNothing())
@@ -63,6 +66,7 @@ export async function createNotices(trx: Db, notices: readonly NewNotice[]): Pro
         title: notice.title,
         body: notice.body,
         link: notice.link,
+        calendar_at: notice.calendarAt ?? null,
         created_at: notice.now,
       })),
     )

@@ -79,6 +79,7 @@ export async function findDueNotices(
       title: `A copy of “${row.title}” is ready for you`,
       body: `You were first in line for “${row.title}”. Choose a pickup slot before ${when.format(row.offer_expires_at!)}; after that the copy goes to the next person waiting.`,
       link: reserveBookPath(row.item_id),
+      calendarAt: row.offer_expires_at!,
       now,
     });
   }
@@ -133,6 +134,7 @@ export async function findDueNotices(
       title: `“${row.title}” is due ${day.format(row.due_at)}`,
       body: `Your loan of “${row.title}” is due back by ${when.format(row.due_at)}. Renew it from your home page if you need it longer, or return it at the library desk.`,
       link: loansPath(row.role),
+      calendarAt: row.due_at,
       now,
     });
   }

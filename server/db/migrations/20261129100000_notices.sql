@@ -20,6 +20,9 @@ CREATE TABLE notices (
   body text NOT NULL,
   -- A path inside the app: the book, the loans, the requests.
   link text NOT NULL,
+  -- The moment the notice is about, when its e-mail carries a calendar entry: the end of an
+  -- offer, a due date.
+  calendar_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now(),
   read_at timestamptz,
   email_state text NOT NULL DEFAULT 'pending'

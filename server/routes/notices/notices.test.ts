@@ -281,6 +281,13 @@ describe.each(testDatabaseKinds())('notices on %s', (kind) => {
       const header = /^List-Unsubscribe: <([^>]+)>/m.exec(mail.raw.replace(/\r\n[ \t]+/g, ' '));
       expect(header?.[1]).toBe(`http://localhost:3000/api/notices/unsubscribe?token=${token}`);
       expect(loanId).toMatch(/^LOAN-/);
+      // The due date, as a calendar entry that reminds a day before.
+      const [entry] = mail.parsed.attachments;
+      expect(entry?.filename).toBe(`due-date-${notice.id}.ics`);
+      const ics = entry!.content.toString();
+      expect(ics).toContain(`UID:notice-${notice.id}@localhost`);
+      expect(ics).toContain('DTEND:20261124T150000Z');
+      expect(ics).toContain('TRIGGER:-P1D');
     });
 
     it('skips the e-mail of a kind turned off, and keeps the notice in the app', async () => {

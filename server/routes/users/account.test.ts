@@ -136,7 +136,14 @@ describe.each(testDatabaseKinds())('my account on %s', (kind) => {
     expect(data.requests.filed.map((filed: { title: string }) => filed.title)).toEqual([
       'Orbital Mechanics for Engineering Students',
     ]);
-    expect(data).toMatchObject({ reservations: [], waitingLists: [], forumMessages: [] });
+    expect(data).toMatchObject({
+      reservations: [],
+      waitingLists: [],
+      loans: [],
+      notices: [],
+      noticeEmailChoices: {},
+      forumMessages: [],
+    });
     expect(response.body).not.toContain('Not hers');
     expect(response.body).not.toMatch(/password|session|token/i);
     expect((await client().get('/api/users/me/data')).statusCode).toBe(401);
