@@ -96,19 +96,25 @@ test.describe('library search', () => {
     await expectNoAxeViolations(page);
   });
 
-  test('misspellings get a "did you mean" and an empty search shows the right message', async ({
+  test('a typo still finds the book, says so, and can be searched as typed; an empty search shows the right message', async ({
     page,
     baseURL,
   }) => {
     await registerViaApi(page.request, baseURL!, newPerson());
     await page.goto('/userprofile/openlibrary?q=frankenstien');
+    const book = page.getByRole('button', { name: /Frankenstein; or, The Modern Prometheus/ });
+    await expect(book.first()).toBeVisible();
+    await expect(page.getByText('Showing results for', { exact: false }).first()).toContainText(
+      'Showing results for frankenstein. Search instead for frankenstien',
+    );
+    await expectNoAxeViolations(page);
+    // As typed, nothing matches; "did you mean" leads back to the book.
+    await page.getByRole('button', { name: 'frankenstien', exact: true }).click();
     await expect(
       page.getByText('No results found. Try adjusting your search or filters.'),
     ).toBeVisible();
-    await page.getByRole('button', { name: 'frankenstein' }).click();
-    await expect(
-      page.getByRole('button', { name: /Frankenstein; or, The Modern Prometheus/ }),
-    ).toBeVisible();
+    await page.getByRole('button', { name: 'frankenstein', exact: true }).click();
+    await expect(book.first()).toBeVisible();
     await page.getByRole('tab', { name: 'Research Papers' }).click();
     await expect(
       page.getByRole('button', { name: /Open Access in University Libraries/ }),

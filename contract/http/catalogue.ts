@@ -19,6 +19,25 @@ export const SEARCH_COUNT_LIMIT = 1000;
 export const blankToUndefined = (value: unknown) =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+/** The orders of `GET /api/search`'s results: relevance first, newest first, or by title. */
+export const SEARCH_SORTS = ['relevance', 'year', 'title'] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+
+/** Subjects a search's facet counts list, most frequent first. */
+export const SUBJECT_FACETS_SHOWN = 10;
+
+/** A year bound of the search, named in its messages. */
+const searchYear = (name: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: `${name} must be a number` })
+      .int(`${name} must be a whole number`)
+      .min(-3000, `${name} is -3000 at the earliest`)
+      .max(3000, `${name} is 3000 at the latest`)
+      .optional(),
+  );
+
 /** `GET /api/search` query string. */
 export const searchQuerySchema = z
   .object({
@@ -38,7 +57,30 @@ export const searchQuerySchema = z
         .optional(),
     ),
     category: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
+    /** Publication years from and to, inclusive (a year-range facet). */
+    yearFrom: searchYear('yearFrom'),
+    yearTo: searchYear('yearTo'),
+    /** One subject, exactly as a subject facet names it. */
+    subject: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()),
+    /** `true`: only items with a copy free to reserve now. */
+    available: z.preprocess(
+      (value) => (value === 'true' ? true : value === 'false' ? false : blankToUndefined(value)),
+      z.boolean({ message: 'available must be true or false' }).optional(),
+    ),
+    /** The order of the results: relevance (the default), year (newest first) or title. */
+    sort: z.preprocess(
+      blankToUndefined,
+      z.enum(SEARCH_SORTS, { message: 'sort must be relevance, year or title' }).optional(),
+    ),
     page: z.coerce.number().int().min(1, 'page starts at 1').max(10_000).default(1),
+    /**
+     * `true`: search the words exactly as typed, without correcting typos (the "Search instead
+     * for" link after "Showing results for").
+     */
+    exact: z.preprocess(
+      (value) => (value === undefined ? undefined : value === 'true' || value === true),
+      z.boolean().optional(),
+    ),
     /** Librarians only (ignored for anyone else): list withdrawn items too, marked so. */
     withdrawn: z.preprocess(
       (value) => (value === undefined ? undefined : value === 'true' || value === true),
@@ -61,11 +103,20 @@ export const searchQuerySchema = z
       query.q !== '' ||
       query.author ||
       query.year !== undefined ||
-      query.category,
+      query.category ||
+      query.yearFrom !== undefined ||
+      query.yearTo !== undefined ||
+      query.subject ||
+      query.available,
     {
       message: 'Type something to search for, or choose a filter.',
       path: ['q'],
     },
+  )
+  .refine(
+    (query) =>
+      query.yearFrom === undefined || query.yearTo === undefined || query.yearFrom <= query.yearTo,
+    { message: 'yearFrom must not be after yearTo', path: ['yearFrom'] },
   );
 export type SearchQuery = z.output<typeof searchQuerySchema>;
 
@@ -103,6 +154,17 @@ export const catalogueItemSchema = z.object({
 });
 export type CatalogueItem = z.infer<typeof catalogueItemSchema>;
 
+/** A search's counts for its facets beside the counts per type. */
+export const facetCountsSchema = z.object({
+  subjects: z.array(z.object({ value: z.string(), count: z.number() })),
+  /** Ranges of publication years, oldest first, both ends inclusive; only those with matches. */
+  years: z.array(z.object({ from: z.number(), to: z.number(), count: z.number() })),
+  /** Matches with a copy free to reserve now. */
+  available: z.number(),
+  capped: z.boolean().optional(),
+});
+export type FacetCounts = z.infer<typeof facetCountsSchema>;
+
 /** `GET /api/search` answer: one page of results, the total, counts per type and maybe a correction. */
 export const searchResponseSchema = z.object({
   total: z.number(),
@@ -121,8 +183,19 @@ export const searchResponseSchema = z.object({
    * the limit).
    */
   facetsCapped: z.boolean().optional(),
+  /**
+   * Counts of the matched items by subject (the most frequent), publication years and copies free
+   * now, over the same matches as `total`; `capped` when they were counted among the first
+   * {@link SEARCH_COUNT_LIMIT} matches only.
+   */
+  facetCounts: facetCountsSchema.optional(),
   /** A corrected query when the words look misspelt ("did you mean"). */
   suggestion: z.string().optional(),
+  /**
+   * The words the results were found for when some words as typed found nothing and their
+   * corrections did: "Showing results for {correctedQuery}. Search instead for {q}" (`exact`).
+   */
+  correctedQuery: z.string().optional(),
   /** Quiet notes, e.g. an outside source that did not answer. */
   notes: z.array(z.string()).optional(),
 });

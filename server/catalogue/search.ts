@@ -1,12 +1,15 @@
-import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable, type Transaction } from 'kysely';
 import {
   ITEM_TYPES,
   SEARCH_COUNT_LIMIT,
+  type FacetCounts,
   type ItemType,
   type SearchQuery,
 } from '#contract/http/catalogue.ts';
 import type { Database, ItemsTable } from '../db/schema.ts';
+import { countFacets, facetFilters, sortFirst } from './facets.ts';
 import { normaliseIsbn } from './isbn.ts';
+import { findCorrections, typoAllowance } from './typos.ts';
 
 /** A result row: the item's columns the result cards need. */
 export type SearchRow = Pick<
@@ -34,7 +37,14 @@ export interface SearchResult {
   totalCapped?: boolean;
   /** The counts per type are lower bounds, counted among the first matches of any type. */
   facetsCapped?: boolean;
+  /** Subjects, year ranges and copies free now among the same matches (`countFacets`). */
+  facetCounts?: FacetCounts;
   suggestion?: string;
+  /**
+   * The words the first result was found for, when some of the words as typed found nothing and
+   * their corrections did ("Showing results for …").
+   */
+  correctedQuery?: string;
 }
 
 /** The words of a query, lower-cased, letters and digits only: safe to hand to `to_tsquery`. */
@@ -99,36 +109,44 @@ function ofType(tsquery: RawBuilder<unknown>, type: ItemType | undefined): RawBu
 export async function searchCatalogue(
   db: Kysely<Database>,
   query: SearchQuery,
-  { withdrawn = false }: { withdrawn?: boolean } = {},
+  { withdrawn = false, now = new Date() }: { withdrawn?: boolean; now?: Date } = {},
 ): Promise<SearchResult> {
-  // A query that is an ISBN, either form, looks up the book stored under its ISBN-13 instead.
+  // A query that is an ISBN, either form, looks up the book stored under its ISBN-13 instead; an
+  // arXiv identifier, its paper.
   const isbn = normaliseIsbn(query.q);
-  let words = isbn ? [] : queryWords(query.q);
-  // A query of stop words alone ('the', 'of') means nothing to full-text search: it is dropped,
-  // as the filters still apply.
-  if (words.length > 0) {
-    const { rows } = await sql<{
-      nodes: number;
-    }>`SELECT numnode(to_tsquery('english', ${tsqueryText(words)})) AS nodes`.execute(db);
-    if (Number(rows[0]?.nodes ?? 0) === 0) words = [];
-  }
-  const tsquery = words.length > 0 ? sql`to_tsquery('english', ${tsqueryText(words)})` : null;
+  const arxiv = isbn ? null : arxivIdOf(query.q);
+  const words = isbn || arxiv ? [] : queryWords(query.q);
 
   const filters: RawBuilder<unknown>[] = [];
   if (isbn) filters.push(sql`i.isbn = ${isbn}`);
-  if (tsquery === null && query.q !== '' && queryWords(query.q).length === 0)
-    filters.push(sql`false`);
-  filters.push(...fieldFilters(query));
-  if (query.featured && filters.length === 0 && !tsquery) filters.push(sql`i.source = 'demo'`);
+  if (arxiv) filters.push(sql`i.arxiv_id = ${arxiv}`);
+  if (!isbn && !arxiv && query.q !== '' && words.length === 0) filters.push(sql`false`);
+  filters.push(...fieldFilters(query), ...facetFilters(query, now));
+  if (query.featured && filters.length === 0 && words.length === 0) {
+    filters.push(sql`i.source = 'demo'`);
+  }
   // Withdrawn items are hidden from everyone searching, unless a librarian's desk asks for them.
   if (!withdrawn) filters.push(sql`i.withdrawn_at IS NULL`);
 
-  const result = tsquery
-    ? await searchWords(db, query, tsquery, filters)
-    : await searchFilters(db, query, filters);
+  const searched = words.length > 0 ? await searchWords(db, query, words, filters) : null;
+  const found = searched ?? (await searchFilters(db, query, filters));
+  const matched = searched?.matched
+    ? sql`${searchDocument} @@ ${ofType(searched.matched, query.type)}`
+    : query.type
+      ? sql`i.kind = ${query.type}`
+      : sql`true`;
+  const facetCounts = await countFacets(db, [matched, ...filters], now);
+  const { matched: _used, ...result } = { matched: undefined, ...found, facetCounts };
   const suggestion =
     result.total === 0 && words.length > 0 ? await suggestCorrection(db, words) : undefined;
   return suggestion ? { ...result, suggestion } : result;
+}
+
+/** An arXiv identifier (`2101.00001`, `arXiv:2101.00001v2`, `hep-th/9901001`) without its version. */
+export function arxivIdOf(q: string): string | null {
+  const match =
+    /^\s*(?:arxiv:\s*)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z]{2})?\/\d{7})(?:v\d+)?\s*$/i.exec(q);
+  return match ? match[1]!.toLowerCase() : null;
 }
 
 const SEARCH_COLUMNS = sql`i.id, i.kind, i.title, i.authors, i.year, i.subjects, i.description,
@@ -137,40 +155,196 @@ const SEARCH_COLUMNS = sql`i.id, i.kind, i.title, i.authors, i.year, i.subjects,
 type Counts = Record<ItemType, number | string> & { hits: number | string };
 
 /**
- * A word search in one statement: the first matches (at most the limit plus one) of the searched
- * type, ranked; for a typed search also the first matches of any type, for the counts per type.
- * Each is one bitmap scan of the full-text index that stops reading the table at the limit.
+ * The key of a text's words as `items.title_key` is made (migration
+ * 20261129200000_search-typos.sql): its lexemes, hyphens read as spaces, as one md5.
+ */
+function titleKey(text: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`md5(strip(to_tsvector('english', regexp_replace(${text}, '[-‐–]', ' ', 'g')))::text)`;
+}
+
+/**
+ * Items whose titles hold every word that are ranked beside the first matches anywhere: enough
+ * for a known title among many, few enough to rank in a few milliseconds.
+ */
+const TITLE_CANDIDATES = 300;
+
+/** One query word and what it may stand for. */
+interface QueryTerm {
+  /** As typed, lower-cased. */
+  word: string;
+  /** As `to_tsquery` takes it: the last word as a prefix. */
+  typed: string;
+  /** Catalogue words it may be a typo of, closest first: searched beside it. */
+  alternatives: string[];
+}
+
+/** A term's part of a tsquery: the word as typed or any of its corrections. */
+function termQuery(term: QueryTerm): string {
+  return term.alternatives.length === 0
+    ? term.typed
+    : `(${[term.typed, ...term.alternatives].join(' | ')})`;
+}
+
+/**
+ * A word search, forgiving typos: each word is searched as typed and, when the catalogue's
+ * vocabulary does not hold it, as its corrections too (`findCorrections`); when that finds
+ * nothing, every word that can be corrected is. Hits with fewer corrections rank first, then an
+ * exact title, a title and author, rank, year. Answers the tsquery it searched with (for the
+ * facets) and, when the first result needed corrections, the query it stands for.
  */
 async function searchWords(
   db: Kysely<Database>,
   query: SearchQuery,
-  tsquery: RawBuilder<unknown>,
+  words: string[],
   filters: RawBuilder<unknown>[],
-): Promise<SearchResult> {
+): Promise<(SearchResult & { matched: RawBuilder<unknown> | null }) | null> {
+  return db.transaction().execute(async (trx) => {
+    // The planner, told that a LIMIT stops early, may prefer reading the table in order until it
+    // has enough matches; when the matches sit late in the table, that reads all of it. The
+    // indexes always answer a word search, so the table is never scanned here (nor is JIT worth
+    // it); search_words is small enough that the planner would rather scan it than probe it.
+    // A stop word ('the', 'of') means nothing to full-text search; a query of them alone is
+    // dropped, as the filters still apply. The settings above go in the same statement: each
+    // statement has a fixed cost, most of all on PGlite.
+    const { rows } = await sql<{ nodes: number[] }>`
+      SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true),
+             (SELECT array_agg(numnode(to_tsquery('english', w)) ORDER BY n)
+              FROM unnest(${words}::text[]) WITH ORDINALITY AS t (w, n)) AS nodes`.execute(trx);
+    const stop = (rows[0]?.nodes ?? []).map((nodes) => Number(nodes) === 0);
+    if (stop.every(Boolean)) return null;
+    const terms: QueryTerm[] = words.map((word, index) => ({
+      word,
+      typed: index === words.length - 1 ? `${word}:*` : word,
+      alternatives: [],
+    }));
+    const correctable = words.some((word, index) => !stop[index] && typoAllowance(word) > 0);
+    const found = correctable && !query.exact ? await findCorrections(trx, words) : null;
+    const correct = (all: boolean) =>
+      terms.map((term, index) => ({
+        ...term,
+        alternatives:
+          found && !stop[index] && (all || !found.known[index])
+            ? found.corrections[index]!.map((correction) => correction.word)
+            : [],
+      }));
+    let used = correct(false);
+    let result = await rankedSearch(trx, query, used, filters);
+    const more = correct(true);
+    if (
+      result.total === 0 &&
+      more.some((term, index) => term.alternatives.length > used[index]!.alternatives.length)
+    ) {
+      used = more;
+      result = await rankedSearch(trx, query, used, filters);
+    }
+    return { ...result, matched: sql`to_tsquery('english', ${used.map(termQuery).join(' & ')})` };
+  });
+}
+
+/**
+ * The ranked page of a word search, in one statement. Candidates are chosen by relevance, not by
+ * the table's order: every item whose title is exactly the query (an index on the title's words
+ * finds them at any size), the first {@link TITLE_CANDIDATES} whose titles hold every word,
+ * and the first {@link SEARCH_COUNT_LIMIT} matching anywhere. Those are ranked: fewest corrections, then an exact title,
+ * then the title and the author together exactly, then `ts_rank` (normalised by length, so a
+ * short, focused record beats a long one that mentions the words), then newer, then by title. The
+ * total and the counts per type are those of the matches anywhere, up to the limit.
+ */
+async function rankedSearch(
+  trx: Transaction<Database>,
+  query: SearchQuery,
+  terms: QueryTerm[],
+  filters: RawBuilder<unknown>[],
+): Promise<SearchResult & { correctedQuery?: string }> {
   const limit = SEARCH_COUNT_LIMIT;
   const filtered = filters.length > 0 ? sql`AND ${sql.join(filters, sql` AND `)}` : sql``;
   const offset = (query.page - 1) * query.pageSize;
   const pageRows = Math.max(0, Math.min(query.pageSize, limit - offset));
-  // Of the hits, a title that is exactly the query (ignoring stop words and stems) comes first;
-  // then rank, normalised by length so a short, focused record beats a long one that mentions
-  // the words. The title's words are the weight-A part of `search` (migration
-  // 20261122020000_catalogue-search.sql): reading them there instead of parsing and stemming
-  // every hit's title again halves the cost of a broad query.
-  const hits = sql`
-    SELECT i.id, i.kind, i.title, i.year,
-           strip(ts_filter(i.search, '{a}')) = strip(to_tsvector('english', ${query.q})) AS exact,
-           ts_rank(i.search, ${tsquery}, 1) AS rank
-    FROM items i
-    WHERE ${searchDocument} @@ ${ofType(tsquery, query.type)} ${filtered}
-    LIMIT ${limit + 1}`;
+  const tsquery = sql`to_tsquery('english', ${terms.map(termQuery).join(' & ')})`;
+  const title = sql`ts_filter(i.search, '{a}')`;
+  // Every word and correction, as lexemes: a title holding none but these is an exact one.
+  const everyWord = terms.flatMap((term) => [term.word, ...term.alternatives]).join(' ');
+  // The title keys of the query as typed and of its likeliest correction.
+  const likeliest = terms.map((term) => term.alternatives[0] ?? term.word).join(' ');
+  const corrected = terms.filter((term) => term.alternatives.length > 0);
+  const corrections =
+    corrected.length === 0
+      ? sql`0`
+      : sql.join(
+          corrected.map((term) => sql`(NOT i.search @@ to_tsquery('english', ${term.typed}))::int`),
+          sql` + `,
+        );
+  // For the page's rows, the words each matched: the first of a term's choices found in it.
+  const matchedWords = sql.join(
+    terms.map((term) =>
+      term.alternatives.length === 0
+        ? sql`${term.word}::text`
+        : sql`CASE ${sql.join(
+            [term.typed, ...term.alternatives].map(
+              (choice, index) =>
+                sql`WHEN i.search @@ to_tsquery('english', ${choice}) THEN ${
+                  index === 0 ? term.word : choice
+                }::text`,
+            ),
+            sql` `,
+          )} END`,
+    ),
+    sql`, `,
+  );
+  const ofKind = query.type ? sql`AND i.kind = ${query.type}` : sql``;
   const anyType = query.type
     ? sql`, any_type AS MATERIALIZED (
         SELECT i.kind FROM items i WHERE ${searchDocument} @@ ${tsquery} ${filtered} LIMIT ${limit + 1}
       )`
     : sql``;
   const counted = query.type ? sql`any_type` : sql`hits`;
-  const statement = sql<SearchRow & Counts & { typed: number | string }>`
-    WITH hits AS MATERIALIZED (${hits}) ${anyType},
+  const order = (alias: string) => {
+    const a = sql.raw(alias);
+    // Of two exact titles, the shorter is nearer what was typed ('Tales of the City' before
+    // 'More Tales of the City': 'more' is a stop word).
+    return sql`${sortFirst(query.sort, alias)} ${a}.corrections, ${a}.exact DESC, ${a}.exact_main DESC,
+      CASE WHEN ${a}.exact OR ${a}.exact_main THEN char_length(${a}.title) END NULLS LAST,
+      ${a}.exact_with_author DESC, ${a}.rank DESC, ${a}.year DESC NULLS LAST, ${a}.title, ${a}.id`;
+  };
+  const statement = sql<
+    SearchRow &
+      Counts & { typed: number | string; corrections: number | null; matched: string | null }
+  >`
+    WITH query_words AS MATERIALIZED (
+      SELECT tsvector_to_array(to_tsvector('english', ${everyWord})) AS lexemes,
+             ARRAY[${titleKey(sql`${query.q}::text`)}, ${titleKey(sql`${likeliest}::text`)}] AS keys
+    ),
+    hits AS MATERIALIZED (
+      SELECT i.id, i.kind FROM items i
+      WHERE ${searchDocument} @@ ${ofType(tsquery, query.type)} ${filtered}
+      LIMIT ${limit + 1}
+    ) ${anyType},
+    title_hits AS MATERIALIZED (
+      SELECT i.id FROM items i
+      WHERE ${title} @@ ${tsquery} ${ofKind} ${filtered}
+      LIMIT ${TITLE_CANDIDATES}
+    ),
+    exact_hits AS MATERIALIZED (
+      SELECT i.id FROM items i, query_words q
+      WHERE (i.title_key = ANY (q.keys) OR i.main_title_key = ANY (q.keys))
+        AND i.search @@ ${tsquery} ${ofKind} ${filtered}
+      LIMIT ${limit + 1}
+    ),
+    ranked AS MATERIALIZED (
+      SELECT i.id, i.title, i.year,
+             ${corrections} AS corrections,
+             i.title_key = ANY (q.keys) AS exact,
+             i.main_title_key = ANY (q.keys) AS exact_main,
+             -- The cheap test first: most candidates fail it, and skip the array.
+             CASE WHEN ts_filter(i.search, '{a,b}') @@ ${tsquery}
+               THEN ARRAY(SELECT l FROM unnest(tsvector_to_array(${title})) AS l
+                          WHERE position('-' IN l) = 0) <@ q.lexemes
+               ELSE false END AS exact_with_author,
+             ts_rank(i.search, ${tsquery}, 1) AS rank
+      FROM (SELECT id FROM hits UNION SELECT id FROM title_hits UNION SELECT id FROM exact_hits) c
+      JOIN items i ON i.id = c.id
+      CROSS JOIN query_words q
+    ),
     counts AS (
       SELECT (SELECT count(*) FROM hits) AS typed, count(*) AS hits,
              count(*) FILTER (WHERE kind = 'book') AS book,
@@ -179,23 +353,15 @@ async function searchWords(
       FROM ${counted}
     ),
     page AS (
-      SELECT h.* FROM hits h
-      ORDER BY h.exact DESC, h.rank DESC, h.year DESC NULLS LAST, h.title, h.id
-      LIMIT ${pageRows} OFFSET ${offset}
+      SELECT h.* FROM ranked h ORDER BY ${order('h')} LIMIT ${pageRows} OFFSET ${offset}
     )
-    SELECT c.*, ${SEARCH_COLUMNS}
+    SELECT c.*, p.corrections, ${SEARCH_COLUMNS},
+           CASE WHEN p.corrections > 0 THEN concat_ws(' ', ${matchedWords}) END AS matched
     FROM counts c
     LEFT JOIN (page p JOIN items i ON i.id = p.id) ON true
-    ORDER BY p.exact DESC, p.rank DESC, p.year DESC NULLS LAST, p.title, p.id
+    ORDER BY ${order('p')}
   `;
-  // The planner, told that a LIMIT stops early, may prefer reading the table in order until it
-  // has enough matches; when the matches sit late in the table, that reads all of it. The index
-  // always answers a word search, so the table is never scanned here (nor is JIT worth it).
-  const rows = await db.transaction().execute(async (trx) => {
-    await sql`SET LOCAL enable_seqscan = off`.execute(trx);
-    await sql`SET LOCAL jit = off`.execute(trx);
-    return (await statement.execute(trx)).rows;
-  });
+  const rows = (await statement.execute(trx)).rows;
   const counts = rows[0]!;
   const typed = Number(counts.typed);
   const facetsCapped = Number(counts.hits) > limit;
@@ -207,28 +373,29 @@ async function searchWords(
   // The typed hits counted the searched type exactly (up to the limit).
   if (query.type) facets[query.type] = Math.min(typed, limit);
   else for (const type of ITEM_TYPES) facets[type] = Math.min(facets[type], limit);
-  const result: SearchResult = {
+  const page = rows.filter((row) => row.id !== null);
+  const result: SearchResult & { correctedQuery?: string } = {
     total: Math.min(typed, limit),
-    rows: rows
-      .filter((row) => row.id !== null)
-      .map((row) => ({
-        id: row.id,
-        kind: row.kind,
-        title: row.title,
-        authors: row.authors,
-        year: row.year,
-        subjects: row.subjects,
-        description: row.description,
-        cover_url: row.cover_url,
-        drive_link: row.drive_link,
-        url: row.url,
-        page_count: row.page_count,
-        withdrawn_at: row.withdrawn_at,
-      })),
+    rows: page.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      title: row.title,
+      authors: row.authors,
+      year: row.year,
+      subjects: row.subjects,
+      description: row.description,
+      cover_url: row.cover_url,
+      drive_link: row.drive_link,
+      url: row.url,
+      page_count: row.page_count,
+      withdrawn_at: row.withdrawn_at,
+    })),
     facets,
   };
   if (typed > limit) result.totalCapped = true;
   if (facetsCapped) result.facetsCapped = true;
+  // The first result needed corrections: say what it was found for.
+  if (query.page === 1 && page[0]?.matched) result.correctedQuery = page[0].matched;
   return result;
 }
 
@@ -254,7 +421,7 @@ async function searchFilters(
         SELECT ${SEARCH_COLUMNS}
         FROM items i
         WHERE ${typed}
-        ORDER BY lower(i.title), i.year DESC NULLS LAST, i.id
+        ORDER BY ${sortFirst(query.sort, 'i')} lower(i.title), i.year DESC NULLS LAST, i.id
         LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}
       `.execute(db)
     ).rows;

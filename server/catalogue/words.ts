@@ -3,8 +3,9 @@ import type { Database } from '../db/schema.ts';
 
 /**
  * Adds the catalogue's distinct title, author and subject words to `search_words`, the table
- * "did you mean" looks misspellings up in; with `itemId`, only that item's words. Idempotent;
- * call it after an import, a publish or seeding.
+ * search corrects typos and "did you mean" looks misspellings up in, with how many items hold
+ * each; with `itemId`, only that item's words (added to the counts). Call it after an import, a
+ * publish or seeding.
  */
 export async function refreshSearchWords(db: Kysely<Database>, itemId?: string): Promise<void> {
   // ts_stat takes its query as text; an item id is a uuid (checked here), so it is safe to inline.
@@ -13,9 +14,14 @@ export async function refreshSearchWords(db: Kysely<Database>, itemId?: string):
   const only = itemId === undefined ? '' : ` WHERE id = '${itemId}'`;
   const documents = `SELECT to_tsvector('simple', title || ' ' || digi_join_words(authors) || ' ' || digi_join_words(subjects)) FROM items${only}`;
   await sql`
-    INSERT INTO search_words (word)
-    SELECT word FROM ts_stat(${documents})
+    INSERT INTO search_words (word, documents)
+    SELECT word, ndoc FROM ts_stat(${documents})
     WHERE length(word) BETWEEN 3 AND 40 AND word ~ '^[[:alpha:]]+$'
-    ON CONFLICT (word) DO NOTHING
+    ON CONFLICT (word) DO UPDATE SET documents = ${
+      // The whole catalogue counts each word exactly; one item adds its own to the count.
+      itemId === undefined
+        ? sql`excluded.documents`
+        : sql`search_words.documents + excluded.documents`
+    }
   `.execute(db);
 }

@@ -48,6 +48,9 @@ export interface ItemsTable {
   updated_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** Generated: weighted full-text vector. Never written. */
   search: ColumnType<string, never, never>;
+  /** Generated: the title's words as one key, and its main title's (decision 032). */
+  title_key: ColumnType<string, never, never>;
+  main_title_key: ColumnType<string, never, never>;
 }
 
 /** A physical copy of an item: `items.copies` and `copies_unavailable` count these (a trigger). */
@@ -93,6 +96,8 @@ export interface ItemPagesTable {
 /** Distinct catalogue words for "did you mean". */
 export interface SearchWordsTable {
   word: string;
+  /** How many items hold the word: of two corrections equally close, the commoner first. */
+  documents: ColumnType<number, number | undefined, number>;
 }
 
 /** Migrations already applied, by file name. */

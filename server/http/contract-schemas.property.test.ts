@@ -144,7 +144,7 @@ const CUSTOM: Record<
     arbitrary: () => phone,
   },
   searchQuerySchema: {
-    reason: 'refined: a search needs words, a filter or featured=true',
+    reason: 'refined: a search needs words, a filter or featured=true; a year range in order',
     arbitrary: (base) =>
       fc
         .tuple(
@@ -154,7 +154,17 @@ const CUSTOM: Record<
             enteredText(1, 200).map((q) => ({ q })),
           ),
         )
-        .map(([value, need]) => ({ ...(value as object), ...need })),
+        .map(([value, need]) => {
+          const query = { ...(value as object), ...need } as {
+            yearFrom?: number;
+            yearTo?: number;
+          };
+          return query.yearFrom !== undefined &&
+            query.yearTo !== undefined &&
+            query.yearFrom > query.yearTo
+            ? { ...query, yearFrom: query.yearTo, yearTo: query.yearFrom }
+            : query;
+        }),
   },
   registerRequestSchema: {
     reason: 'refined: a form sign-up (the default method) needs a password',

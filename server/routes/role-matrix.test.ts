@@ -70,6 +70,7 @@ const DRIVERS: Record<string, Driver> = {
       password: 'a fine passphrase',
     }),
   'GET /api/search': ({ client }) => client.get('/api/search?q=pride'),
+  'GET /api/search/suggest': ({ client }) => client.get('/api/search/suggest?q=pri'),
   'GET /api/items/:id': async ({ client }) => client.get(`/api/items/${await bookWithPages()}`),
   'GET /api/items/:id/pages': async ({ client }) =>
     client.get(`/api/items/${await bookWithPages()}/pages?page=1`),
@@ -432,6 +433,10 @@ async function bookWithPages(): Promise<string> {
     .selectFrom('items')
     .select('id')
     .where('page_count', '>', 0)
+    // Never the book whose only copy is out: the waiting-list drivers need it to stay so, and
+    // the copy drivers add copies to this one.
+    .where('source_id', '<>', 'book-a-christmas-carol')
+    .orderBy('title')
     .executeTakeFirstOrThrow();
   return row.id;
 }

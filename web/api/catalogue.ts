@@ -7,6 +7,7 @@ import {
   searchResponseSchema,
   type ItemType,
   type PostBookRequest,
+  type SearchSort,
 } from '#contract/http/catalogue.ts';
 import { apiPost, apiRequest } from './client.ts';
 import { MY_ITEMS_KEY } from './items.ts';
@@ -23,6 +24,14 @@ export interface SearchParams {
   featured?: boolean;
   /** Librarians: withdrawn items too, marked so. */
   withdrawn?: boolean;
+  /** The facets: a year range, one subject, copies free now; and the order. */
+  yearFrom?: string;
+  yearTo?: string;
+  subject?: string;
+  available?: boolean;
+  sort?: SearchSort;
+  /** The words exactly as typed, without correcting typos ("Search instead for"). */
+  exact?: boolean;
 }
 
 /** The query string of `/api/search` for these parameters. */

@@ -257,7 +257,28 @@ describe.skipIf(!exists)(
           const misspelt = await search({ q: 'hungr gmes' });
           expect(misspelt.total).toBe(0);
           expect(misspelt.suggestion).toBe('hunger games');
-          expect((await search({ q: 'frankenstien' })).suggestion).toBe('frankenstein');
+          // Exactly as typed, a misspelling finds nothing and is offered a correction.
+          expect((await search({ q: 'frankenstien', exact: true })).suggestion).toBe(
+            'frankenstein',
+          );
+
+          // Issue 22's known items, typed the way people type them.
+          const known: [string, RegExp, string | undefined][] = [
+            [
+              'harry poter sorcerers stone',
+              /^Harry Potter and the Sorcerer's Stone/,
+              'harry potter sorcerers stone',
+            ],
+            ['pride prejudice austen', /^Pride and Prejudice$/, undefined],
+            ['9780439023481', /^The Hunger Games/, undefined],
+            ['978-0-439-02348-1', /^The Hunger Games/, undefined],
+            ['frankenstien', /^Frankenstein/, 'frankenstein'],
+          ];
+          for (const [q, title, corrected] of known) {
+            const found = await search({ q });
+            expect(found.rows[0]?.title, q).toMatch(title);
+            expect(found.correctedQuery, q).toBe(corrected);
+          }
         },
       );
     });

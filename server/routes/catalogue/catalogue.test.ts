@@ -151,11 +151,22 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
         expect(item.hasContent, item.title).toBe(guided.has(item.title));
     });
 
-    it('suggests the right title for a misspelling', async () => {
+    it('finds the title meant despite a typo, and says what it searched for', async () => {
       const result = await search('q=frankenstien');
+      expect(result.items[0]?.title).toMatch(/^Frankenstein/);
+      expect(result.correctedQuery).toBe('frankenstein');
+      expect(result.suggestion).toBeUndefined();
+      const prejudice = await search('q=pride prejudise');
+      expect(prejudice.items[0]?.title).toBe('Pride and Prejudice');
+      expect(prejudice.correctedQuery).toBe('pride prejudice');
+    });
+
+    it('searches the words as typed when asked, and then suggests the right title', async () => {
+      const result = await search('q=frankenstien&exact=true');
       expect(result.total).toBe(0);
+      expect(result.correctedQuery).toBeUndefined();
       expect(result.suggestion).toBe('frankenstein');
-      expect((await search('q=prejudise')).suggestion).toBe('prejudice');
+      expect((await search('q=prejudise&exact=true')).suggestion).toBe('prejudice');
     });
 
     it('refuses an empty search, an oversized page and bad filters with clear 400s', async () => {
@@ -312,7 +323,9 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
         type: 'course',
         driveLink: DRIVE,
       });
-      expect((await search('q=meitnr')).suggestion).toBe('meitner');
+      const misspelt = await search('q=meitnr');
+      expect(misspelt.correctedQuery).toBe('meitner');
+      expect(misspelt.items[0]).toMatchObject({ type: 'course', driveLink: DRIVE });
     });
 
     it('refuses students and guests, and names each invalid field', async () => {

@@ -8,6 +8,7 @@ import {
   searchQuerySchema,
   searchResponseSchema,
 } from '#contract/http/catalogue.ts';
+import { suggestQuerySchema, suggestResponseSchema } from '#contract/http/suggestions.ts';
 import { createExternalSearch } from '../../catalogue/external.ts';
 import {
   cacheCourseMaterials,
@@ -18,6 +19,7 @@ import {
 import { summariseShelves } from '../../catalogue/copies.ts';
 import { editorOf, publishCourseMaterial } from '../../catalogue/editing.ts';
 import { searchCatalogue } from '../../catalogue/search.ts';
+import { suggest } from '../../catalogue/suggest.ts';
 import { currentUser } from '../../auth/session.ts';
 import { parseInput } from '../../http/errors.ts';
 import { Refusal } from '../../refusal.ts';
@@ -26,6 +28,7 @@ import {
   presentCourseMaterial,
   presentItemDetail,
 } from '../../presenters/catalogue.ts';
+import { presentSuggestions } from '../../presenters/suggestions.ts';
 import type { RouteContext } from '../context.ts';
 import {
   declareRoute,
@@ -73,7 +76,7 @@ export async function catalogueRoutes(
         query.page === 1 &&
         (query.type ?? 'book') === 'book';
       const [result, outside] = await Promise.all([
-        searchCatalogue(db, query, { withdrawn }),
+        searchCatalogue(db, query, { withdrawn, now: context.now() }),
         federated ? external.search(query.q) : Promise.resolve(undefined),
       ]);
       // Copies of the page's items, counted in two statements: where to find them, and how many
@@ -94,9 +97,28 @@ export async function catalogueRoutes(
         facets: { type: result.facets },
         ...(result.totalCapped ? { totalCapped: true } : {}),
         ...(result.facetsCapped ? { facetsCapped: true } : {}),
+        ...(result.facetCounts ? { facetCounts: result.facetCounts } : {}),
         ...(result.suggestion ? { suggestion: result.suggestion } : {}),
+        ...(result.correctedQuery ? { correctedQuery: result.correctedQuery } : {}),
         ...(outside && outside.notes.length > 0 ? { notes: outside.notes } : {}),
       };
+    },
+  );
+
+  app.get(
+    '/search/suggest',
+    declareRoute({
+      tag: 'catalogue',
+      summary: 'As-you-type suggestions: titles and authors',
+      description:
+        '400 when `q` is shorter than 2 characters. Titles open their item; authors run a search by author.',
+      access: 'guest',
+      query: suggestQuerySchema,
+      response: suggestResponseSchema,
+    }),
+    async (request) => {
+      const { q, limit } = parseInput(suggestQuerySchema, request.query);
+      return { suggestions: presentSuggestions(await suggest(db, q, limit)) };
     },
   );
 

@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ROUTES } from '#contract/routes.ts';
+import { SearchSuggest } from '../../components/catalogue/search-suggest.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import styles from './landing.module.css';
 
@@ -13,7 +14,8 @@ export interface GuestSearchState {
  * The 'Discover research' search: sends the query to the guest results screen in navigation
  * state (the spec's contract), and also in the address as `?q=`, so the results can be
  * bookmarked or shared. An empty query is not blocked; the guest screen tells the person what
- * to do.
+ * to do. As-you-type suggestions open a title's item (the library search asks a guest to sign
+ * in first) or search the guest screen for an author's name.
  */
 export function DiscoverSearch() {
   const navigate = useNavigate();
@@ -35,15 +37,22 @@ export function DiscoverSearch() {
       <label htmlFor={inputId} className="visually-hidden">
         Search publications
       </label>
-      <input
+      <SearchSuggest
         id={inputId}
-        type="search"
         className={styles.searchInput}
         placeholder="Search publications"
         value={query}
-        onChange={(event) => setQuery(event.target.value)}
+        onValueChange={setQuery}
         maxLength={200}
-        autoComplete="off"
+        onOpenItem={(item) =>
+          void navigate(`${ROUTES.librarySearch}?${new URLSearchParams({ item }).toString()}`)
+        }
+        onAuthor={(author) => {
+          const state: GuestSearchState = { searchQuery: author };
+          void navigate(`${ROUTES.guest}?${new URLSearchParams({ q: author }).toString()}`, {
+            state,
+          });
+        }}
       />
       <Button type="submit" variant="primary">
         Search

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { useItem, useItemPage } from '../../api/catalogue.ts';
+import { Cover } from '../../components/catalogue/cover.tsx';
 import { PageText } from '../../components/catalogue/page-text.tsx';
 import { Pager } from '../../components/catalogue/pager.tsx';
 import { ReserveCopyLink, shelfPlaces, shelfText } from '../../components/catalogue/shelf.tsx';
@@ -31,18 +32,26 @@ export function BookDetail({ id, onBack }: { id: string; onBack: () => void }) {
         </p>
       ) : (
         <>
-          <div>
-            <h2 id="detail-title">{item.data.title}</h2>
-            <p className={styles.meta}>
-              {[
-                item.data.authors.join(', '),
-                item.data.year,
-                item.data.isbn ? `ISBN ${item.data.isbn}` : null,
-              ]
-                .filter(Boolean)
-                .join(' · ')}
-            </p>
-            {item.data.description ? <p>{item.data.description}</p> : null}
+          <div className={styles.detailHead}>
+            <Cover
+              title={item.data.title}
+              authors={item.data.authors}
+              url={item.data.coverUrl}
+              size="large"
+            />
+            <div>
+              <h2 id="detail-title">{item.data.title}</h2>
+              <p className={styles.meta}>
+                {[
+                  item.data.authors.join(', '),
+                  item.data.year,
+                  item.data.isbn ? `ISBN ${item.data.isbn}` : null,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </p>
+              {item.data.description ? <p>{item.data.description}</p> : null}
+            </div>
           </div>
           {item.data.shelf ? (
             <div className={styles.detailShelf}>

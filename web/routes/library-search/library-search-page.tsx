@@ -1,10 +1,12 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { CATEGORIES, type CatalogueItem, type CourseMaterial } from '#contract/http/catalogue.ts';
 import { RESULT_TOPICS_SHOWN } from '#contract/limits.ts';
 import { ROUTES } from '#contract/routes.ts';
 import { useCatalogueSearch, useCourseMaterials } from '../../api/catalogue.ts';
+import { Cover } from '../../components/catalogue/cover.tsx';
 import { Pager } from '../../components/catalogue/pager.tsx';
+import { SearchSuggest } from '../../components/catalogue/search-suggest.tsx';
 import { ReserveCopyLink, shelfPlaces, shelfText } from '../../components/catalogue/shelf.tsx';
 import { formStyles } from '../../components/forms/fields.tsx';
 import { webAddress } from '../../components/links/web-address.ts';
@@ -12,6 +14,14 @@ import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { BookDetail } from './book-detail.tsx';
 import styles from './library.module.css';
+import {
+  activeFilterCount,
+  FiltersToggle,
+  SearchFacets,
+  SortSelect,
+  sortFrom,
+  type FacetChanges,
+} from './search-facets.tsx';
 
 const TABS = [
   { id: 'books', label: 'Books', type: 'book' },
@@ -35,10 +45,18 @@ function useLibraryParams() {
     author: params.get('author') ?? '',
     year: params.get('year') ?? '',
     category: params.get('category') ?? '',
+    subject: params.get('subject') ?? '',
+    yearFrom: params.get('yearFrom') ?? '',
+    yearTo: params.get('yearTo') ?? '',
+    available: params.get('available') === 'true',
+    sort: sortFrom(params.get('sort')),
+    exact: params.get('exact') === 'true',
     page: Math.max(1, Number(params.get('page')) || 1),
     item: params.get('item'),
   };
-  const update = (changes: Partial<Record<keyof typeof state, string | number | null>>) => {
+  const update = (
+    changes: Partial<Record<keyof typeof state, string | number | null>> | FacetChanges,
+  ) => {
     const next = new URLSearchParams(params);
     for (const [key, value] of Object.entries(changes)) {
       if (value === null || value === '' || value === undefined) next.delete(key);
@@ -52,6 +70,8 @@ function useLibraryParams() {
 /** Author, year and the first three topics, then an ellipsis. */
 function ResultCard({ item, onOpen }: { item: CatalogueItem; onOpen: () => void }) {
   const topics = item.subjects.slice(0, RESULT_TOPICS_SHOWN).join(', ');
+  // The title is beside the cover, so the cover says nothing more to a screen reader.
+  const cover = <Cover title={item.title} authors={item.authors} url={item.coverUrl} />;
   const body = (
     <>
       <span className={styles.cardTitle}>{item.title}</span>
@@ -72,29 +92,38 @@ function ResultCard({ item, onOpen }: { item: CatalogueItem; onOpen: () => void 
     const url = webAddress(item.url);
     return url ? (
       <a className={styles.card} href={url} target="_blank" rel="noopener noreferrer">
-        {body}
-        <span className={styles.badge}>
-          From {item.external}
-          <span className="visually-hidden"> (opens in a new tab)</span>
+        {cover}
+        <span className={styles.cardText}>
+          {body}
+          <span className={styles.badge}>
+            From {item.external}
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </span>
         </span>
       </a>
     ) : (
       <div className={styles.card}>
-        {body}
-        <span className={styles.badge}>From {item.external}</span>
+        {cover}
+        <span className={styles.cardText}>
+          {body}
+          <span className={styles.badge}>From {item.external}</span>
+        </span>
       </div>
     );
   }
   return (
     <button type="button" className={styles.card} onClick={onOpen}>
-      {body}
-      {item.shelf ? (
-        <span className={styles.shelf}>
-          {shelfText(item.shelf)}
-          {item.shelf.locations.length > 0 ? ` · ${shelfPlaces(item.shelf)}` : ''}
-        </span>
-      ) : null}
-      {item.hasContent ? <span className={styles.badge}>Read online</span> : null}
+      {cover}
+      <span className={styles.cardText}>
+        {body}
+        {item.shelf ? (
+          <span className={styles.shelf}>
+            {shelfText(item.shelf)}
+            {item.shelf.locations.length > 0 ? ` · ${shelfPlaces(item.shelf)}` : ''}
+          </span>
+        ) : null}
+        {item.hasContent ? <span className={styles.badge}>Read online</span> : null}
+      </span>
     </button>
   );
 }
@@ -155,9 +184,12 @@ function CourseMaterials() {
 function SearchSidebar({
   params,
   coursesTab,
+  filters,
 }: {
   params: ReturnType<typeof useLibraryParams>;
   coursesTab: boolean;
+  /** The Filters panel of narrow screens (open or folded) and the facets it holds. */
+  filters: { open: boolean; onToggle: () => void; facets: ReactNode };
 }) {
   const [draft, setDraft] = useState({
     q: params.q,
@@ -165,10 +197,17 @@ function SearchSidebar({
     year: params.year,
     category: params.category,
   });
-  const ids = { q: useId(), author: useId(), year: useId(), category: useId() };
+  const ids = {
+    q: useId(),
+    author: useId(),
+    year: useId(),
+    category: useId(),
+    fields: useId(),
+    facets: useId(),
+  };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    params.update({ ...draft, q: draft.q.trim(), page: null, item: null });
+    params.update({ ...draft, q: draft.q.trim(), page: null, item: null, exact: null });
   };
   return (
     <aside className={styles.sidebar} aria-labelledby="library-search-title">
@@ -180,69 +219,86 @@ function SearchSidebar({
           <label htmlFor={ids.q} className={formStyles.label}>
             Keywords
           </label>
-          <input
+          <SearchSuggest
             id={ids.q}
-            type="search"
             className={formStyles.input}
             value={draft.q}
             maxLength={200}
             placeholder="Title, author or subject"
-            onChange={(event) => setDraft({ ...draft, q: event.target.value })}
+            onValueChange={(q) => setDraft({ ...draft, q })}
+            onOpenItem={(item) => params.update({ item })}
+            onAuthor={(author) => {
+              setDraft({ ...draft, q: '', author });
+              params.update({ q: null, author, page: null, item: null });
+            }}
           />
         </div>
-        <h2>Filters</h2>
-        <div className={formStyles.field}>
-          <label htmlFor={ids.author} className={formStyles.label}>
-            Author
-          </label>
-          <input
-            id={ids.author}
-            className={formStyles.input}
-            value={draft.author}
-            maxLength={100}
-            onChange={(event) => setDraft({ ...draft, author: event.target.value })}
-          />
-        </div>
-        <div className={formStyles.field}>
-          <label htmlFor={ids.year} className={formStyles.label}>
-            Publication year
-          </label>
-          <input
-            id={ids.year}
-            className={formStyles.input}
-            inputMode="numeric"
-            pattern="-?[0-9]{1,4}"
-            value={draft.year}
-            onChange={(event) =>
-              setDraft({
-                ...draft,
-                year: event.target.value.replace(/[^\d-]/g, '').slice(0, 5),
-              })
-            }
-          />
-        </div>
-        <div className={formStyles.field}>
-          <label htmlFor={ids.category} className={formStyles.label}>
-            Category
-          </label>
-          <select
-            id={ids.category}
-            className={formStyles.input}
-            value={draft.category}
-            onChange={(event) => setDraft({ ...draft, category: event.target.value })}
-          >
-            <option value="">All Categories</option>
-            {CATEGORIES.map((category) => (
-              <option key={category} value={category}>
-                {category}
-              </option>
-            ))}
-          </select>
+        <FiltersToggle
+          open={filters.open}
+          controls={filters.facets ? `${ids.fields} ${ids.facets}` : ids.fields}
+          active={activeFilterCount(params)}
+          onToggle={filters.onToggle}
+        />
+        <div id={ids.fields} className={styles.foldable} data-open={filters.open}>
+          <h2>Filters</h2>
+          <div className={formStyles.field}>
+            <label htmlFor={ids.author} className={formStyles.label}>
+              Author
+            </label>
+            <input
+              id={ids.author}
+              className={formStyles.input}
+              value={draft.author}
+              maxLength={100}
+              onChange={(event) => setDraft({ ...draft, author: event.target.value })}
+            />
+          </div>
+          <div className={formStyles.field}>
+            <label htmlFor={ids.year} className={formStyles.label}>
+              Publication year
+            </label>
+            <input
+              id={ids.year}
+              className={formStyles.input}
+              inputMode="numeric"
+              pattern="-?[0-9]{1,4}"
+              value={draft.year}
+              onChange={(event) =>
+                setDraft({
+                  ...draft,
+                  year: event.target.value.replace(/[^\d-]/g, '').slice(0, 5),
+                })
+              }
+            />
+          </div>
+          <div className={formStyles.field}>
+            <label htmlFor={ids.category} className={formStyles.label}>
+              Category
+            </label>
+            <select
+              id={ids.category}
+              className={formStyles.input}
+              value={draft.category}
+              onChange={(event) => setDraft({ ...draft, category: event.target.value })}
+            >
+              <option value="">All Categories</option>
+              {CATEGORIES.map((category) => (
+                <option key={category} value={category}>
+                  {category}
+                </option>
+              ))}
+            </select>
+          </div>
         </div>
         <Button type="submit" disabled={coursesTab}>
           Search
         </Button>
       </form>
+      {filters.facets ? (
+        <div id={ids.facets} className={styles.foldable} data-open={filters.open}>
+          {filters.facets}
+        </div>
+      ) : null}
       <div className={styles.sideLinks}>
         <ButtonLink to={ROUTES.resourceRequest} variant="outline">
           Request a Book
@@ -261,8 +317,14 @@ export function LibrarySearchPage() {
   const params = useLibraryParams();
   const tab = TABS.find((candidate) => candidate.id === params.tab)!;
   const searching =
-    params.q !== '' || params.author !== '' || params.year !== '' || params.category !== '';
+    params.q !== '' ||
+    params.author !== '' ||
+    params.year !== '' ||
+    params.category !== '' ||
+    activeFilterCount(params) > 0;
   const enabled = tab.id !== 'courses' && (searching || tab.id === 'books');
+  // Narrow screens only: the filters and facets fold away above the results until asked for.
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const results = useCatalogueSearch(
     {
       q: params.q,
@@ -270,6 +332,12 @@ export function LibrarySearchPage() {
       author: params.author,
       year: params.year,
       category: params.category,
+      yearFrom: params.yearFrom,
+      yearTo: params.yearTo,
+      subject: params.subject,
+      available: params.available,
+      sort: params.sort === 'relevance' ? undefined : params.sort,
+      exact: params.exact,
       page: params.page,
       pageSize: PAGE_SIZE,
       featured: !searching,
@@ -296,6 +364,19 @@ export function LibrarySearchPage() {
           key={[params.q, params.author, params.year, params.category].join('\u0000')}
           params={params}
           coursesTab={tab.id === 'courses'}
+          filters={{
+            open: filtersOpen,
+            onToggle: () => setFiltersOpen(!filtersOpen),
+            facets:
+              searching && tab.id !== 'courses' ? (
+                <SearchFacets
+                  counts={results.data?.facetCounts}
+                  state={params}
+                  showAvailability={tab.type === 'book'}
+                  onChange={(changes) => params.update({ ...changes, page: null })}
+                />
+              ) : null,
+          }}
         />
 
         <section aria-label="Results">
@@ -314,6 +395,11 @@ export function LibrarySearchPage() {
                 }
               >
                 {candidate.label}
+                {searching && candidate.type !== 'course' && results.data ? (
+                  <span className={styles.tabCount}>
+                    {results.data.facets.type[candidate.type].toLocaleString('en-US')}
+                  </span>
+                ) : null}
               </button>
             ))}
           </div>
@@ -335,6 +421,32 @@ export function LibrarySearchPage() {
                     {note}
                   </p>
                 ))}
+                {results.data.correctedQuery ? (
+                  <p className={styles.suggestion}>
+                    Showing results for{' '}
+                    <button
+                      type="button"
+                      className={styles.linkButton}
+                      onClick={() =>
+                        params.update({
+                          q: results.data.correctedQuery ?? '',
+                          page: null,
+                          exact: null,
+                        })
+                      }
+                    >
+                      {results.data.correctedQuery}
+                    </button>
+                    . Search instead for{' '}
+                    <button
+                      type="button"
+                      className={styles.linkButton}
+                      onClick={() => params.update({ exact: 'true', page: null })}
+                    >
+                      {params.q}
+                    </button>
+                  </p>
+                ) : null}
                 {results.data.suggestion ? (
                   <p className={styles.suggestion}>
                     Did you mean{' '}
@@ -342,7 +454,7 @@ export function LibrarySearchPage() {
                       type="button"
                       className={styles.linkButton}
                       onClick={() =>
-                        params.update({ q: results.data.suggestion ?? '', page: null })
+                        params.update({ q: results.data.suggestion ?? '', page: null, exact: null })
                       }
                     >
                       {results.data.suggestion}
@@ -350,15 +462,25 @@ export function LibrarySearchPage() {
                     ?
                   </p>
                 ) : null}
-                <p className={styles.status} role="status">
-                  {results.data.total === 0
-                    ? 'No results found. Try adjusting your search or filters.'
-                    : searching
-                      ? results.data.totalCapped
-                        ? `More than ${results.data.total.toLocaleString('en-US')} results; the best of the first ${results.data.total.toLocaleString('en-US')} found are shown`
-                        : `${results.data.total.toLocaleString('en-US')} result${results.data.total === 1 ? '' : 's'}`
-                      : 'Books from the library’s collection'}
-                </p>
+                <div className={styles.resultsBar}>
+                  <p className={styles.status} role="status">
+                    {results.data.total === 0
+                      ? 'No results found. Try adjusting your search or filters.'
+                      : searching
+                        ? results.data.totalCapped
+                          ? `More than ${results.data.total.toLocaleString('en-US')} results; the best of the first ${results.data.total.toLocaleString('en-US')} found are shown`
+                          : `${results.data.total.toLocaleString('en-US')} result${results.data.total === 1 ? '' : 's'}`
+                        : 'Books from the library’s collection'}
+                  </p>
+                  {searching && results.data.total > 1 ? (
+                    <SortSelect
+                      value={params.sort}
+                      onChange={(sort) =>
+                        params.update({ sort: sort === 'relevance' ? null : sort, page: null })
+                      }
+                    />
+                  ) : null}
+                </div>
                 <ul className={styles.results}>
                   {results.data.items.map((item) => (
                     <li key={item.id} className={styles.resultItem}>

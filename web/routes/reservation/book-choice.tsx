@@ -1,9 +1,9 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { ReservationBook } from '#contract/http/reservations.ts';
+import { Cover } from '../../components/catalogue/cover.tsx';
 import { formStyles } from '../../components/forms/fields.tsx';
 import { formatDateTime } from '../../components/records/format.ts';
 import { JoinWaitingList } from '../../components/records/waiting-list.tsx';
-import { webAddress } from '../../components/links/web-address.ts';
 import { Button } from '../../components/ui/button.tsx';
 import styles from './reservation.module.css';
 
@@ -23,22 +23,15 @@ function BookCard({
   onSelect: () => void;
 }) {
   const id = useId();
-  // Covers come from imported files: an image is loaded only from a web address.
-  const cover = webAddress(book.coverImage);
   return (
     <li className={styles.book} data-unavailable={!book.available}>
-      {cover ? (
-        <img className={styles.cover} src={cover} alt={`Cover of ${book.title}`} loading="lazy" />
-      ) : (
-        // No cover on file: a plain cloth cover with the title's first letter keeps the cards
-        // aligned; it is decoration, so screen readers skip it.
-        <span className={`${styles.cover} ${styles.plainCover}`} aria-hidden="true">
-          {book.title
-            .replace(/^(the|a|an)\s+/i, '')
-            .charAt(0)
-            .toUpperCase()}
-        </span>
-      )}
+      <Cover
+        title={book.title}
+        authors={book.author}
+        url={book.coverImage}
+        size="medium"
+        alt={`Cover of ${book.title}`}
+      />
       <div className={styles.bookText}>
         <span className={styles.bookPick}>
           <input

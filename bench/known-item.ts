@@ -1,0 +1,326 @@
+/**
+ * `npm run bench:known-item [-- --rows 1000000] [--seed 22] [--sample 300] [--misses]`: known-item
+ * search quality (issue 22). Draws `--sample` books (default 300) uniformly at random from the
+ * shared 10,000-book file with a seeded generator (`--seed` or `BENCH_SEED`, default 22; skipping
+ * only rows without a title), writes four queries for each the way people type a book they know
+ * (`bench/known-item-queries.ts`: the short title; it in lower case without punctuation; the
+ * author's surname and one title word; the short title with two adjacent letters of one word
+ * swapped), and runs each through `searchCatalogue` as `GET /api/search` calls it (the query
+ * string parsed by its schema: page 1 of 20). Counts the book in first place (top-1) and in the
+ * first five (top-5); another edition counts as the book when its title and first author are the
+ * same, ignoring case, accents and punctuation (`editionKey`). Prints a table per engine next to
+ * the issue's targets, and the p50/p95 time of a search; it is a measurement and exits 0.
+ *
+ * The catalogue: by default a fresh database holding the books file alone, imported with
+ * `importFile` as `npm run import` does. With `--rows N` (or `BENCH_ROWS`) the search bench's
+ * catalogue instead: every real file, multiplied into N rows as `bench/search.ts` does it
+ * (`BENCH_KEEP` and `BENCH_POSTGRES_URL` reuse a database, as there; one that already holds rows
+ * is measured as it is). A query that finds nothing but offers "did you mean" is also counted as
+ * if that suggestion were followed, in a column of its own. `--misses` lists every query that
+ * missed. PGlite, then PostgreSQL when it is installed (`BENCH_ENGINES=PGlite` for one).
+ * `BENCH_SHARED_DATA=<folder>` reads the books from elsewhere; without the file the bench says
+ * it skipped and exits 0.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql, type Kysely } from 'kysely';
+import { searchQuerySchema } from '#contract/http/catalogue.ts';
+import { GOODBOOKS_COLUMNS, parseGoodbooksRow } from '#server/catalogue/import/goodbooks.ts';
+import { importFile } from '#server/catalogue/import/import-file.ts';
+import { readCsvRows } from '#server/catalogue/import/csv.ts';
+import { searchCatalogue, type SearchResult } from '#server/catalogue/search.ts';
+import { refreshSearchWords } from '#server/catalogue/words.ts';
+import type { Database } from '#server/db/schema.ts';
+import {
+  editionKey,
+  knownItemQueries,
+  sampleIndexes,
+  seededRandom,
+  WAYS,
+  type Way,
+} from './known-item-queries.ts';
+import {
+  benchDatabases,
+  CATALOGUE_FILES,
+  formatNumber,
+  loadAverage,
+  machineLine,
+  ms,
+  percentile,
+  SEARCH_QUERIES,
+  SHARED_DATA,
+} from './lib.ts';
+
+const { values: options } = parseArgs({
+  options: {
+    rows: { type: 'string' },
+    seed: { type: 'string' },
+    sample: { type: 'string' },
+    misses: { type: 'boolean', default: false },
+  },
+});
+const rowsOption = options.rows ?? process.env.BENCH_ROWS;
+const ROWS = rowsOption === undefined ? null : Number(rowsOption);
+const SEED = Number(options.seed ?? process.env.BENCH_SEED ?? 22);
+const SAMPLE = Number(options.sample ?? 300);
+const DATA = process.env.BENCH_SHARED_DATA ?? SHARED_DATA;
+const BOOKS_FILE = path.join(DATA, 'books/goodbooks-10k_books.csv');
+
+/** Issue 22's budgets, in percent: on the books file, and at scale (`--rows`). */
+const TARGETS: Record<Way, { top1?: number; top5?: number }> =
+  ROWS === null
+    ? {
+        'short title': { top1: 98 },
+        'lower case': { top1: 98 },
+        'surname + word': { top1: 97 },
+        'one typo': { top1: 90, top5: 97 },
+      }
+    : {
+        'short title': { top5: 95 },
+        'lower case': { top5: 95 },
+        'surname + word': { top5: 95 },
+        'one typo': { top5: 95 },
+      };
+
+console.log(machineLine());
+const missing = (
+  ROWS === null ? [BOOKS_FILE] : CATALOGUE_FILES.map(([, file]) => path.join(DATA, file))
+).filter((file) => !existsSync(file));
+if (missing.length > 0) {
+  console.log(
+    `Known-item search bench skipped: no ${missing.join(', ')}. It needs the shared data beside ` +
+      'the repository (../shared/data) or BENCH_SHARED_DATA=<folder>.',
+  );
+  process.exit(0);
+}
+if (ROWS !== null && !(ROWS > 0)) {
+  console.error(`--rows ${rowsOption} is not a number of rows.`);
+  process.exit(1);
+}
+
+/** One sampled book: its line in the file, its cells, and the queries for it. */
+interface Sampled {
+  line: number;
+  row: Record<string, string>;
+  queries: Partial<Record<Way, string>>;
+}
+
+const fileRows: { line: number; row: Record<string, string> }[] = [];
+for await (const read of readCsvRows(BOOKS_FILE, GOODBOOKS_COLUMNS)) {
+  // Rows the reader cannot read (none in this file) and rows without a title are not books a
+  // person could search for; every other row may be drawn.
+  if (read.row && (read.row.title ?? '').trim() !== '')
+    fileRows.push({ line: read.line, row: read.row });
+}
+const random = seededRandom(SEED);
+const sample: Sampled[] = sampleIndexes(fileRows.length, SAMPLE, random).map((index) => {
+  const { line, row } = fileRows[index]!;
+  return {
+    line,
+    row,
+    queries: knownItemQueries({ title: row.title ?? '', authors: row.authors ?? '' }, random),
+  };
+});
+console.log(
+  `Known-item search: ${sample.length} books drawn from ${formatNumber(fileRows.length)} rows with a title ` +
+    `(seed ${SEED}); ${ROWS === null ? 'the books file alone' : `the search bench's catalogue of ${formatNumber(ROWS)} rows`}.`,
+);
+console.log('The first five, as typed:');
+for (const { queries } of sample.slice(0, 5)) {
+  console.log(`  ${WAYS.map((way) => JSON.stringify(queries[way] ?? '–')).join('  ·  ')}`);
+}
+
+interface Outcome {
+  /** 0-based place of the book on the first page, or -1. */
+  rank: number;
+  /** The same after following "did you mean" when the query found nothing and offered one. */
+  rankFollowed: number;
+  empty: boolean;
+  /** Missed first place to another book of the very same title: only popularity could tell. */
+  tie: boolean;
+  ms: number;
+  first?: string;
+  suggestion?: string;
+}
+
+const databases = await benchDatabases({
+  keep: process.env.BENCH_KEEP,
+  postgresUrl: process.env.BENCH_POSTGRES_URL,
+  engines: process.env.BENCH_ENGINES?.split(','),
+});
+for (const { name, handle, dispose } of databases) {
+  const db = handle.db;
+  const started = performance.now();
+  const count = async () =>
+    Number((await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(db)).rows[0]?.n);
+  if ((await count()) === 0) {
+    if (ROWS === null) await importFile(db, 'books', BOOKS_FILE);
+    else await loadMultiplied(db, ROWS);
+  }
+  await sql`ANALYZE items`.execute(db);
+  console.log(
+    `\n${name}: ${formatNumber(await count())} rows ready in ${((performance.now() - started) / 1000).toFixed(1)} s; load ${loadAverage()}`,
+  );
+
+  // The sampled books in the catalogue, found as the importer stored them: by ISBN-13, else by
+  // their source id. A row the importer refused is not there and counts as missed.
+  const targets = await Promise.all(
+    sample.map(async ({ row }) => {
+      const parsed = parseGoodbooksRow(row);
+      if (!parsed.item) return undefined;
+      const { isbn, source_id: sourceId } = parsed.item;
+      const query = db.selectFrom('items').select(['id', 'title', 'authors', 'isbn']);
+      return (
+        isbn
+          ? query.where('isbn', '=', isbn)
+          : query.where('source', '=', 'goodbooks').where('source_id', '=', sourceId)
+      ).executeTakeFirst();
+    }),
+  );
+  const absent = targets.filter((target) => target === undefined).length;
+  // The importer derives the ISBN-13 from the 10-digit `isbn` column; the file's own `isbn13`
+  // column is a float rounded to 12 digits (9780743273565 is 9.78074327356e+12), so it can only
+  // agree to within 5.
+  let withIsbn = 0;
+  let agreeing = 0;
+  sample.forEach(({ row }, index) => {
+    const stored = targets[index]?.isbn;
+    const float = Number(row.isbn13);
+    if (!stored || !row.isbn13 || !Number.isFinite(float)) return;
+    withIsbn += 1;
+    if (Math.abs(Number(stored) - float) <= 5) agreeing += 1;
+  });
+  console.log(
+    `  ${sample.length - absent} of ${sample.length} sampled books in the catalogue` +
+      `${absent > 0 ? ` (${absent} refused by the importer: counted as missed)` : ''}; ` +
+      `${agreeing} of the ${withIsbn} stored ISBN-13s with an isbn13 cell agree with it (12 digits)`,
+  );
+
+  const search = async (q: string): Promise<{ result?: SearchResult; ms: number }> => {
+    const parsed = searchQuerySchema.safeParse({ q });
+    if (!parsed.success) return { ms: 0 }; // refused as the route would (too long): found nothing
+    const start = performance.now();
+    const result = await searchCatalogue(db, parsed.data, { withdrawn: false });
+    return { result, ms: performance.now() - start };
+  };
+  // Warm-up, untimed, with other queries than the sample's: plans, caches and the JIT.
+  for (const { q } of SEARCH_QUERIES) if (q) await search(q);
+
+  const outcomes: Record<Way, Outcome[]> = {
+    'short title': [],
+    'lower case': [],
+    'surname + word': [],
+    'one typo': [],
+  };
+  const misses: string[] = [];
+  for (const [index, { queries, line }] of sample.entries()) {
+    const target = targets[index];
+    const key = target ? editionKey(target) : undefined;
+    const place = (result: SearchResult | undefined) =>
+      !target || !result
+        ? -1
+        : result.rows.findIndex((row) => row.id === target.id || editionKey(row) === key);
+    for (const way of WAYS) {
+      const q = queries[way];
+      if (q === undefined) continue;
+      const { result, ms: elapsed } = await search(q);
+      const rank = place(result);
+      const empty = !result || result.rows.length === 0;
+      let rankFollowed = rank;
+      if (empty && result?.suggestion)
+        rankFollowed = place((await search(result.suggestion)).result);
+      const first = result?.rows[0];
+      const outcome: Outcome = {
+        rank,
+        rankFollowed,
+        empty,
+        tie:
+          rank !== 0 &&
+          first !== undefined &&
+          target !== undefined &&
+          editionKey({ title: first.title, authors: [] }) ===
+            editionKey({ title: target.title, authors: [] }),
+        ms: elapsed,
+        ...(first ? { first: `${first.title} / ${first.authors[0] ?? ''}` } : {}),
+        ...(result?.suggestion ? { suggestion: result.suggestion } : {}),
+      };
+      outcomes[way].push(outcome);
+      if (rank !== 0) {
+        misses.push(
+          `  ${way.padEnd(14)} ${JSON.stringify(q)} (line ${line}: ${target ? `${target.title} / ${target.authors[0] ?? ''}` : 'not imported'})` +
+            ` → ${rank > 0 ? `place ${rank + 1}` : 'not on the page'}; first: ${outcome.first ?? 'nothing'}` +
+            `${outcome.suggestion ? `; did you mean "${outcome.suggestion}"` : ''}`,
+        );
+      }
+    }
+  }
+
+  const percent = (part: number, whole: number) =>
+    whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`;
+  console.log(
+    '| way of typing  | queries | top-1  | top-5  | target                   | verdict | p50 ms | p95 ms | no result | after "did you mean" top-1 / top-5 |',
+  );
+  console.log(
+    '| -------------- | ------- | ------ | ------ | ------------------------ | ------- | ------ | ------ | --------- | ---------------------------------- |',
+  );
+  for (const way of WAYS) {
+    const list = outcomes[way];
+    const top1 = list.filter((outcome) => outcome.rank === 0).length;
+    const top5 = list.filter((outcome) => outcome.rank >= 0 && outcome.rank < 5).length;
+    const followed1 = list.filter((outcome) => outcome.rankFollowed === 0).length;
+    const followed5 = list.filter(
+      (outcome) => outcome.rankFollowed >= 0 && outcome.rankFollowed < 5,
+    ).length;
+    const { top1: want1, top5: want5 } = TARGETS[way];
+    const met =
+      (want1 === undefined || (100 * top1) / list.length >= want1) &&
+      (want5 === undefined || (100 * top5) / list.length >= want5);
+    const target = [
+      want1 === undefined ? '' : `top-1 ≥ ${want1}%`,
+      want5 === undefined ? '' : `top-5 ≥ ${want5}%`,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    const times = list.map((outcome) => outcome.ms);
+    console.log(
+      `| ${way.padEnd(14)} | ${String(list.length).padStart(7)} | ${percent(top1, list.length).padStart(6)} | ${percent(top5, list.length).padStart(6)} | ${target.padEnd(24)} | ${(met ? 'met' : 'missed').padEnd(7)} | ${ms(percentile(times, 50)).padStart(6)} | ${ms(percentile(times, 95)).padStart(6)} | ${String(list.filter((outcome) => outcome.empty).length).padStart(9)} | ${`${percent(followed1, list.length)} / ${percent(followed5, list.length)}`.padEnd(34)} |`,
+    );
+  }
+  console.log(
+    `  missed first place to another book of the same title: ${WAYS.map((way) => `${way} ${outcomes[way].filter((outcome) => outcome.tie).length}`).join(', ')}`,
+  );
+  const noTypo = sample.length - outcomes['one typo'].length;
+  if (noTypo > 0) {
+    console.log(`  (${noTypo} short titles have no word of 4 letters: no typo query for them)`);
+  }
+  console.log(`  ${misses.length} queries missed first place; load ${loadAverage()}`);
+  if (options.misses) for (const line of misses) console.log(line);
+  await dispose();
+}
+
+/**
+ * The search bench's catalogue (`load` in bench/search.ts, kept in step with it): the real files,
+ * then variations of their rows ("… (Revised 7)", source 'bench') up to `target` rows.
+ */
+async function loadMultiplied(db: Kysely<Database>, target: number): Promise<void> {
+  for (const [kind, file] of CATALOGUE_FILES) await importFile(db, kind, path.join(DATA, file));
+  const { rows: baseRows } = await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(db);
+  const base = Number(baseRows[0]?.n);
+  const copies = Math.max(0, Math.ceil((target - base) / base));
+  for (let first = 1; first <= copies; first += 5) {
+    const last = Math.min(copies, first + 4);
+    await sql`
+      INSERT INTO items (kind, title, authors, year, subjects, description, source, source_id)
+      SELECT kind,
+             title || ' (' || (ARRAY['Revised', 'Annotated', 'Illustrated', 'Abridged', 'Student', 'Collected'])[1 + g % 6] || ' ' || g || ')',
+             authors, year, subjects, description, 'bench', source || ':' || source_id || ':' || g
+      FROM items, generate_series(${first}::int, ${last}::int) AS g
+      WHERE source <> 'bench'
+    `.execute(db);
+  }
+  await sql`DELETE FROM items WHERE id IN (SELECT id FROM items WHERE source = 'bench' OFFSET ${Math.max(0, target - base)})`.execute(
+    db,
+  );
+  await refreshSearchWords(db);
+}

@@ -1,0 +1,138 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchResponseSchema } from '#contract/http/catalogue.ts';
+import { refreshSearchWords } from '../../catalogue/words.ts';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { testDatabaseKinds } from '../../test/databases.ts';
+import { TestClient } from '../../test/http.ts';
+
+/** Issue 22: typo tolerance inside the search, ranking over every match, identifiers. */
+describe.each(testDatabaseKinds())('search that forgives typos on %s', (kind) => {
+  let testApp: TestApp;
+  let guest: TestClient;
+
+  const search = async (query: string) => {
+    const response = await guest.get(`/api/search?${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return searchResponseSchema.parse(response.json());
+  };
+  const titles = async (query: string) => (await search(query)).items.map((item) => item.title);
+
+  beforeAll(async () => {
+    testApp = await createTestApp(kind);
+    guest = new TestClient(testApp.app, testApp.config.publicUrl);
+    const db = testApp.database.db;
+    const book = (title: string, authors: string[], extra: object = {}) => ({
+      kind: 'book' as const,
+      title,
+      authors,
+      source: 'test',
+      source_id: crypto.randomUUID(),
+      ...extra,
+    });
+    await db
+      .insertInto('items')
+      .values([
+        book('Wuthering Heights', ['Emily Brontë']),
+        book('Withering Heights: A Parody', ['Anon Ymous']),
+        book('The Lighthouse Keeper', ['Orla Quist']),
+        book('Lighthouses of the World', ['Orla Quist']),
+        book('Dune', ['Frank Herbert']),
+        book('Done and Dusted', ['Mara Lind']),
+        book('Catch-22', ['Joseph Heller'], { isbn: '9780684833392' }),
+        book('Middlemarch', ['George Eliot'], { isbn: '9780141439549' }),
+        {
+          kind: 'paper' as const,
+          title: 'Attention Is All You Need',
+          authors: ['Ashish Vaswani'],
+          source: 'test',
+          source_id: crypto.randomUUID(),
+          arxiv_id: '1706.03762',
+        },
+      ])
+      .execute();
+    // Far more than the ranked limit mention 'history' somewhere, in table order before the one
+    // titled exactly so: it must still come first.
+    await sql`
+      INSERT INTO items (kind, title, authors, description, source, source_id)
+      SELECT 'book', 'Volume ' || g || ' of a Long History of Many Things', ARRAY['A. Writer'],
+             'A history.', 'test', 'history-' || g
+      FROM generate_series(1, 1100) AS g
+    `.execute(db);
+    await db
+      .insertInto('items')
+      .values(book('History', ['Herodotus']))
+      .execute();
+    await refreshSearchWords(db);
+  }, 120_000);
+  afterAll(async () => testApp.close());
+
+  it('finds a word with one mistake from 5 letters, and two from 9', async () => {
+    expect((await titles('q=lighthuose keeper'))[0]).toBe('The Lighthouse Keeper');
+    expect((await titles('q=midlemarhc'))[0]).toBe('Middlemarch');
+    const corrected = await search('q=wutherign heights');
+    expect(corrected.items[0]?.title).toBe('Wuthering Heights');
+    expect(corrected.correctedQuery).toBe('wuthering heights');
+  });
+
+  it('corrects only swapped neighbours in a word of 4 letters, nothing shorter, and no number', async () => {
+    const swapped = await search('q=dnue');
+    expect(swapped.items[0]?.title).toBe('Dune');
+    expect(swapped.correctedQuery).toBe('dune');
+    // One letter wrong in four: too many words are that close to guess.
+    expect((await search('q=dene')).total).toBe(0);
+    expect((await search('q=dne')).total).toBe(0);
+    expect((await search('q=catch 23')).items.map((item) => item.title)).not.toContain('Catch-22');
+  });
+
+  it('ranks matches needing fewer corrections first', async () => {
+    // 'withering' is a word of the catalogue: its own match comes before the corrected one.
+    expect(await titles('q=withering heights')).toEqual(['Withering Heights: A Parody']);
+    const both = await titles('q=wuthering heights');
+    expect(both[0]).toBe('Wuthering Heights');
+  });
+
+  it('searches the words exactly as typed when asked', async () => {
+    const exact = await search('q=lighthuose&exact=true');
+    expect(exact.total).toBe(0);
+    expect(exact.correctedQuery).toBeUndefined();
+    expect(exact.suggestion).toBe('lighthouse');
+  });
+
+  it('puts an exact title first however many other items match the word', async () => {
+    const history = await search('q=history');
+    expect(history.totalCapped).toBe(true);
+    expect(history.items[0]?.title).toBe('History');
+  });
+
+  it('puts a title typed with its author first', async () => {
+    expect((await titles('q=lighthouse keeper quist'))[0]).toBe('The Lighthouse Keeper');
+    expect((await titles('q=world quist'))[0]).toBe('Lighthouses of the World');
+  });
+
+  it('answers every step of typing, a last word cut short included', async () => {
+    for (const q of [
+      'w',
+      'wu',
+      'wut',
+      'wuth',
+      'wuthe',
+      'wuther',
+      'wuthering h',
+      'dune mess',
+      'time mach',
+    ]) {
+      await search(`q=${encodeURIComponent(q)}`);
+    }
+    expect((await titles('q=wuthering hei'))[0]).toBe('Wuthering Heights');
+  });
+
+  it('finds a book by its ISBN with or without hyphens, and a paper by its arXiv id', async () => {
+    for (const q of ['9780684833392', '978-0-684-83339-2', '0684833395']) {
+      expect(await titles(`q=${q}`), q).toEqual(['Catch-22']);
+    }
+    for (const q of ['1706.03762', 'arXiv:1706.03762v5', 'arxiv:1706.03762']) {
+      expect(await titles(`q=${encodeURIComponent(q)}`), q).toEqual(['Attention Is All You Need']);
+    }
+  });
+});
