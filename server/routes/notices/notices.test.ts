@@ -181,7 +181,12 @@ describe.each(testDatabaseKinds())('notices on %s', (kind) => {
       expect(key.dedupe_key).toBe(
         `hold-offered:${holdId}:${new Date(START.getTime() - HOUR).toISOString().replace('Z', '000Z')}`,
       );
-      expect(mailTo(a)).toHaveLength(1);
+      // One notice, so one message: the app's own minute job may run beside these two runs, and
+      // delivery is at least once (decision 031), so a copy of it would carry the same Message-ID.
+      // A full run on PostgreSQL once saw two here; see the session 10 note.
+      const offered = mailTo(a).filter((mail) => mail.parsed.subject === payload[0]!.title);
+      expect(offered.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(offered.map((mail) => mail.parsed.messageId)).size).toBe(1);
     });
 
     it('says nothing of a lapsed offer', async () => {
