@@ -24,14 +24,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { searchQuerySchema } from '#contract/http/catalogue.ts';
 import { GOODBOOKS_COLUMNS, parseGoodbooksRow } from '#server/catalogue/import/goodbooks.ts';
 import { importFile } from '#server/catalogue/import/import-file.ts';
 import { readCsvRows } from '#server/catalogue/import/csv.ts';
 import { searchCatalogue, type SearchResult } from '#server/catalogue/search.ts';
-import { refreshSearchWords } from '#server/catalogue/words.ts';
-import type { Database } from '#server/db/schema.ts';
+import { loadMultipliedCatalogue } from './multiplied-catalogue.ts';
 import {
   editionKey,
   knownItemQueries,
@@ -156,7 +155,7 @@ for (const { name, handle, dispose } of databases) {
     Number((await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(db)).rows[0]?.n);
   if ((await count()) === 0) {
     if (ROWS === null) await importFile(db, 'books', BOOKS_FILE);
-    else await loadMultiplied(db, ROWS);
+    else await loadMultipliedCatalogue(db, ROWS, DATA);
   }
   await sql`ANALYZE items`.execute(db);
   console.log(
@@ -297,30 +296,4 @@ for (const { name, handle, dispose } of databases) {
   console.log(`  ${misses.length} queries missed first place; load ${loadAverage()}`);
   if (options.misses) for (const line of misses) console.log(line);
   await dispose();
-}
-
-/**
- * The search bench's catalogue (`load` in bench/search.ts, kept in step with it): the real files,
- * then variations of their rows ("… (Revised 7)", source 'bench') up to `target` rows.
- */
-async function loadMultiplied(db: Kysely<Database>, target: number): Promise<void> {
-  for (const [kind, file] of CATALOGUE_FILES) await importFile(db, kind, path.join(DATA, file));
-  const { rows: baseRows } = await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(db);
-  const base = Number(baseRows[0]?.n);
-  const copies = Math.max(0, Math.ceil((target - base) / base));
-  for (let first = 1; first <= copies; first += 5) {
-    const last = Math.min(copies, first + 4);
-    await sql`
-      INSERT INTO items (kind, title, authors, year, subjects, description, source, source_id)
-      SELECT kind,
-             title || ' (' || (ARRAY['Revised', 'Annotated', 'Illustrated', 'Abridged', 'Student', 'Collected'])[1 + g % 6] || ' ' || g || ')',
-             authors, year, subjects, description, 'bench', source || ':' || source_id || ':' || g
-      FROM items, generate_series(${first}::int, ${last}::int) AS g
-      WHERE source <> 'bench'
-    `.execute(db);
-  }
-  await sql`DELETE FROM items WHERE id IN (SELECT id FROM items WHERE source = 'bench' OFFSET ${Math.max(0, target - base)})`.execute(
-    db,
-  );
-  await refreshSearchWords(db);
 }

@@ -6,13 +6,16 @@ import type { Database } from '#server/db/schema.ts';
 import { CATALOGUE_FILES, SHARED_DATA } from './lib.ts';
 
 /**
- * The search bench's catalogue (`load` in bench/search.ts, which it repeats): the real files, then
- * variations of their rows ("… (Revised 7)", source 'bench') up to `target` rows, so the indexes
- * see a realistic vocabulary. For benches that share a kept database with `bench:search`.
+ * The benches' large catalogue (search, known-item, suggestions): the real files from `dataDir`,
+ * then variations of their rows ("… (Revised 7)", source 'bench') up to `target` rows, so the
+ * indexes see a realistic vocabulary, and a kept database is the same whichever bench made it.
  */
-export async function loadMultipliedCatalogue(db: Kysely<Database>, target: number): Promise<void> {
-  for (const [kind, file] of CATALOGUE_FILES)
-    await importFile(db, kind, path.join(SHARED_DATA, file));
+export async function loadMultipliedCatalogue(
+  db: Kysely<Database>,
+  target: number,
+  dataDir = SHARED_DATA,
+): Promise<void> {
+  for (const [kind, file] of CATALOGUE_FILES) await importFile(db, kind, path.join(dataDir, file));
   const { rows: baseRows } = await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(db);
   const base = Number(baseRows[0]?.n);
   const copies = Math.max(0, Math.ceil((target - base) / base));

@@ -12,14 +12,11 @@
  * the sequential scans (their ratios then read as zero).
  */
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { SearchQuery } from '#contract/http/catalogue.ts';
-import type { Database } from '#server/db/schema.ts';
-import { importFile } from '#server/catalogue/import/import-file.ts';
 import { searchCatalogue } from '#server/catalogue/search.ts';
-import { refreshSearchWords } from '#server/catalogue/words.ts';
-import { benchDatabases, CATALOGUE_FILES, ms, percentile, SHARED_DATA, timeRuns } from './lib.ts';
+import { benchDatabases, ms, percentile, SHARED_DATA, timeRuns } from './lib.ts';
+import { loadMultipliedCatalogue } from './multiplied-catalogue.ts';
 
 const TARGET = Number(process.argv[2] ?? process.env.BENCH_ROWS ?? 1_000_000);
 const RUNS = 40;
@@ -53,7 +50,7 @@ for (const { name, handle, dispose } of databases) {
   const db = handle.db;
   const started = performance.now();
   const { rows: present } = await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(db);
-  if (Number(present[0]?.n) === 0) await load(db);
+  if (Number(present[0]?.n) === 0) await loadMultipliedCatalogue(db, TARGET);
   await sql`ANALYZE items`.execute(db);
   const { rows: totalRows } = await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(db);
   console.log(
@@ -98,29 +95,4 @@ if (measured.length === 2) {
       `  ${label.padEnd(26)} ${((byEngine.PGlite ?? NaN) / (byEngine.PostgreSQL ?? NaN)).toFixed(2)}`,
     );
   }
-}
-
-/** Imports the real files, then multiplies them into TARGET rows with title variations. */
-async function load(db: Kysely<Database>): Promise<void> {
-  for (const [kind, file] of CATALOGUE_FILES)
-    await importFile(db, kind, path.join(SHARED_DATA, file));
-  const { rows: baseRows } = await sql<{ n: string }>`SELECT count(*) AS n FROM items`.execute(db);
-  const base = Number(baseRows[0]?.n);
-  // Variations of the real rows: the same words, so the index sees a realistic vocabulary.
-  const copies = Math.max(0, Math.ceil((TARGET - base) / base));
-  for (let first = 1; first <= copies; first += 5) {
-    const last = Math.min(copies, first + 4);
-    await sql`
-      INSERT INTO items (kind, title, authors, year, subjects, description, source, source_id)
-      SELECT kind,
-             title || ' (' || (ARRAY['Revised', 'Annotated', 'Illustrated', 'Abridged', 'Student', 'Collected'])[1 + g % 6] || ' ' || g || ')',
-             authors, year, subjects, description, 'bench', source || ':' || source_id || ':' || g
-      FROM items, generate_series(${first}::int, ${last}::int) AS g
-      WHERE source <> 'bench'
-    `.execute(db);
-  }
-  await sql`DELETE FROM items WHERE id IN (SELECT id FROM items WHERE source = 'bench' OFFSET ${Math.max(0, TARGET - base)})`.execute(
-    db,
-  );
-  await refreshSearchWords(db);
 }
