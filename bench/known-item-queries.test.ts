@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  booksNamedAlike,
   editionKey,
   firstAuthor,
   knownItemQueries,
@@ -127,5 +128,27 @@ describe('the ways of typing a known book', () => {
     expect(editionKey({ title: 'Emma', authors: ['Alexander McCall Smith'] })).not.toBe(
       editionKey(book),
     );
+  });
+});
+
+describe('how many books a query names alike', () => {
+  const books = [
+    { title: 'Legend (Legend, #1)', authors: 'Marie Lu' },
+    { title: 'Legend (The Drenai Saga, #1)', authors: 'David Gemmell' },
+    { title: 'Legend', authors: 'Marie Lu' },
+    { title: 'Death on the Nile', authors: 'Agatha Christie' },
+    { title: 'Death in the Clouds', authors: 'Agatha Christie' },
+    { title: 'The Mysterious Affair at Styles', authors: 'Agatha Christie' },
+    { title: 'The Left Hand of Darkness', authors: 'Ursula K. Le Guin' },
+  ];
+  it('counts other books of the same short title, editions once', () => {
+    expect(booksNamedAlike(books[0]!, 'short title', 'Legend', books)).toBe(2);
+    expect(booksNamedAlike(books[0]!, 'one typo', 'Lgeend', books)).toBe(2);
+    expect(booksNamedAlike(books[3]!, 'lower case', 'death on the nile', books)).toBe(1);
+  });
+  it('counts the same surname with the word in the title', () => {
+    expect(booksNamedAlike(books[3]!, 'surname + word', 'christie death', books)).toBe(2);
+    expect(booksNamedAlike(books[5]!, 'surname + word', 'christie styles', books)).toBe(1);
+    expect(booksNamedAlike(books[6]!, 'surname + word', 'le guin darkness', books)).toBe(1);
   });
 });

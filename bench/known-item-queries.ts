@@ -5,6 +5,7 @@
  * punctuation; the author's surname and one title word; the short title with two adjacent letters
  * swapped). `bench/known-item.ts` runs them through the search.
  */
+import { STOP_WORDS } from '../server/catalogue/stop-words.ts';
 
 /**
  * A seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same sample and
@@ -39,23 +40,6 @@ export function sampleIndexes(count: number, size: number, random: () => number)
   }
   return indexes.slice(0, taken);
 }
-
-/**
- * PostgreSQL's English stop words (`english.stop`, which `to_tsvector('english', …)` drops): a
- * word a person would not pick to find a book by.
- */
-export const STOP_WORDS: ReadonlySet<string> = new Set(
-  (
-    'i me my myself we our ours ourselves you your yours yourself yourselves he him his himself ' +
-    'she her hers herself it its itself they them their theirs themselves what which who whom ' +
-    'this that these those am is are was were be been being have has had having do does did ' +
-    'doing a an the and but if or because as until while of at by for with about against ' +
-    'between into through during before after above below to from up down in out on off over ' +
-    'under again further then once here there when where why how all any both each few more ' +
-    'most other some such no nor not only own same so than too very s t can will just don ' +
-    'should now'
-  ).split(' '),
-);
 
 /**
  * The title as people remember it: before any subtitle (':') or series note ('('), so
@@ -212,4 +196,39 @@ export function editionKey(row: { title: string; authors: readonly string[] }): 
       .toLowerCase()
       .replace(/[^\p{L}\p{N}]+/gu, '');
   return `${flat(row.title)}|${flat(row.authors[0] ?? '')}`;
+}
+
+/**
+ * How many different books of `books` (told apart by {@link editionKey}) a query names exactly as
+ * well as the book it was written for, by the way it was typed: the same short title (short
+ * title, lower case, one typo), or the same first-author surname with the word among the short
+ * title's words (surname + word). 1 when the query names its book alone. No ranking can put the
+ * right one of k such books first more than once in k, so the best possible top-1 of a sample is
+ * the mean of 1 / k.
+ */
+export function booksNamedAlike(
+  book: SampledBook,
+  way: Way,
+  query: string,
+  books: readonly SampledBook[],
+): number {
+  const keys = new Set<string>();
+  const edition = (other: SampledBook) =>
+    editionKey({ title: shortTitle(other.title), authors: [firstAuthor(other.authors)] });
+  if (way === 'surname + word') {
+    const [name, ...rest] = query.split(' ');
+    const word = rest.at(-1);
+    for (const other of books) {
+      const otherName = plainLowerCase(surname(firstAuthor(other.authors)));
+      if (otherName !== [name, ...rest.slice(0, -1)].join(' ')) continue;
+      if (word !== undefined && !titleWords(shortTitle(other.title)).includes(word)) continue;
+      keys.add(edition(other));
+    }
+  } else {
+    const title = plainLowerCase(shortTitle(book.title));
+    for (const other of books) {
+      if (plainLowerCase(shortTitle(other.title)) === title) keys.add(edition(other));
+    }
+  }
+  return Math.max(1, keys.size);
 }

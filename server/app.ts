@@ -26,6 +26,7 @@ import { exportRoutes } from './routes/export/index.ts';
 import { holdRoutes } from './routes/holds/index.ts';
 import { noticeRoutes } from './routes/notices/index.ts';
 import { noticesJob } from './notices/job.ts';
+import { popularityJob } from './catalogue/popularity.ts';
 import { announceUnread } from './realtime/notices.ts';
 import { loanRoutes } from './routes/loans/index.ts';
 import { shiftableClock, testClockRoutes } from './routes/test-clock/index.ts';
@@ -187,7 +188,11 @@ export async function buildApp({
         app.log.warn({ err: error }, 'the bells could not be updated'),
       ),
   });
-  const jobs = startJobQueue(database, [catalogueImportJob(database.db), notices], app.log);
+  const jobs = startJobQueue(
+    database,
+    [catalogueImportJob(database.db), notices, popularityJob(database.db)],
+    app.log,
+  );
   app.addHook('onClose', async () => jobs.stop());
   const context: RouteContext = { config, database, auth, mailer, jobs, now, moderationWords };
   guardDeclaredRoutes(app, (request, reply, access) => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { pruneAbandonedUploads } from './catalogue/import/uploads.ts';
+import { queueHourlyPopularity } from './catalogue/popularity.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
@@ -32,7 +33,8 @@ export async function sweep(database: DatabaseHandle, now: Date): Promise<number
  * Sweeps once a minute while the server runs. Reads never depend on it (each query checks the
  * time itself); it keeps statuses truthful for the desk, the tables small, and the e-mail and IP
  * addresses in rate-limit keys no longer than their window. It also queues the minute's notices
- * job (decision 031): once per minute whatever the number of processes, by a singleton key.
+ * job (decision 031): once per minute whatever the number of processes, by a singleton key; and
+ * the hourly recount of circulation, for search's ties, the same way.
  */
 export function startSweeper(
   app: FastifyInstance,
@@ -50,6 +52,9 @@ export function startSweeper(
     if (context.jobs) {
       await queueMinuteNotices(context.jobs).catch((error: unknown) =>
         app.log.warn({ err: error }, 'the notices job was not queued; it is again in a minute'),
+      );
+      await queueHourlyPopularity(context.jobs).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'the popularity recount was not queued; it is again soon'),
       );
     }
   };

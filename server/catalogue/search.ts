@@ -9,6 +9,7 @@ import {
 import type { Database, ItemsTable } from '../db/schema.ts';
 import { countFacets, facetFilters, sortFirst } from './facets.ts';
 import { normaliseIsbn } from './isbn.ts';
+import { STOP_WORDS, stopWordTypo } from './stop-words.ts';
 import { findCorrections, typoAllowance } from './typos.ts';
 
 /** A result row: the item's columns the result cards need. */
@@ -47,9 +48,17 @@ export interface SearchResult {
   correctedQuery?: string;
 }
 
-/** The words of a query, lower-cased, letters and digits only: safe to hand to `to_tsquery`. */
+/**
+ * The words of a query, lower-cased, letters (with their accents) and digits only: safe to hand
+ * to `to_tsquery`. Apostrophes join a word ("Who's" is 'whos'), as `digi_title_text` reads titles.
+ */
 export function queryWords(q: string): string[] {
-  return (q.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 12);
+  return (
+    q
+      .toLowerCase()
+      .replace(/['’ʼ‘`´]/g, '')
+      .match(/[\p{L}\p{M}\p{N}]+/gu) ?? []
+  ).slice(0, 12);
 }
 
 /** Every word must match; the last one as a prefix, so results follow typing. */
@@ -130,11 +139,7 @@ export async function searchCatalogue(
 
   const searched = words.length > 0 ? await searchWords(db, query, words, filters) : null;
   const found = searched ?? (await searchFilters(db, query, filters));
-  const matched = searched?.matched
-    ? sql`${searchDocument} @@ ${ofType(searched.matched, query.type)}`
-    : query.type
-      ? sql`i.kind = ${query.type}`
-      : sql`true`;
+  const matched = searched?.matched ?? (query.type ? sql`i.kind = ${query.type}` : sql`true`);
   const facetCounts = await countFacets(db, [matched, ...filters], now);
   const { matched: _used, ...result } = { matched: undefined, ...found, facetCounts };
   const suggestion =
@@ -156,17 +161,25 @@ type Counts = Record<ItemType, number | string> & { hits: number | string };
 
 /**
  * The key of a text's words as `items.title_key` is made (migration
- * 20261129200000_search-typos.sql): its lexemes, hyphens read as spaces, as one md5.
+ * 20261201100000_known-item-titles.sql): its lexemes, marks read as `digi_title_text` reads
+ * them, as one md5.
  */
 function titleKey(text: RawBuilder<unknown>): RawBuilder<string> {
-  return sql<string>`md5(strip(to_tsvector('english', regexp_replace(${text}, '[-‐–]', ' ', 'g')))::text)`;
+  return sql<string>`md5(strip(to_tsvector('english', digi_title_text(${text})))::text)`;
 }
+
+/** How popular an item is, for ties: the source's ratings and its circulation here. */
+const popularity = (alias: string) =>
+  sql`(coalesce(${sql.raw(alias)}.ratings_count, 0) + ${sql.raw(alias)}.circulation)`;
 
 /**
  * Items whose titles hold every word that are ranked beside the first matches anywhere: enough
  * for a known title among many, few enough to rank in a few milliseconds.
  */
 const TITLE_CANDIDATES = 300;
+
+/** Most titles a corrected query is taken to stand for (as typed, and corrected a few ways). */
+const MEANT_TITLES = 10;
 
 /** One query word and what it may stand for. */
 interface QueryTerm {
@@ -176,6 +189,13 @@ interface QueryTerm {
   typed: string;
   /** Catalogue words it may be a typo of, closest first: searched beside it. */
   alternatives: string[];
+  /** How many of the alternatives (the first ones) are one mistake away; the rest are two. */
+  near?: number;
+  /**
+   * The stop word it is a typo of ('otehr' for 'other'): it is then not required, as the stop
+   * word it stands for would not be.
+   */
+  dropped?: string;
 }
 
 /** A term's part of a tsquery: the word as typed or any of its corrections. */
@@ -183,6 +203,19 @@ function termQuery(term: QueryTerm): string {
   return term.alternatives.length === 0
     ? term.typed
     : `(${[term.typed, ...term.alternatives].join(' | ')})`;
+}
+
+/** The tsquery text of the terms: every term that is not dropped. */
+function termsQuery(terms: readonly QueryTerm[]): string {
+  return terms
+    .filter((term) => term.dropped === undefined)
+    .map(termQuery)
+    .join(' & ');
+}
+
+/** The query as it most likely was meant: each word's closest correction, or itself. */
+function likeliestText(terms: readonly QueryTerm[]): string {
+  return terms.map((term) => term.dropped ?? term.alternatives[0] ?? term.word).join(' ');
 }
 
 /**
@@ -197,7 +230,7 @@ async function searchWords(
   query: SearchQuery,
   words: string[],
   filters: RawBuilder<unknown>[],
-): Promise<(SearchResult & { matched: RawBuilder<unknown> | null }) | null> {
+): Promise<(SearchResult & { matched: RawBuilder<unknown> }) | null> {
   return db.transaction().execute(async (trx) => {
     // The planner, told that a LIMIT stops early, may prefer reading the table in order until it
     // has enough matches; when the matches sit late in the table, that reads all of it. The
@@ -211,7 +244,6 @@ async function searchWords(
              (SELECT array_agg(numnode(to_tsquery('english', w)) ORDER BY n)
               FROM unnest(${words}::text[]) WITH ORDINALITY AS t (w, n)) AS nodes`.execute(trx);
     const stop = (rows[0]?.nodes ?? []).map((nodes) => Number(nodes) === 0);
-    if (stop.every(Boolean)) return null;
     const terms: QueryTerm[] = words.map((word, index) => ({
       word,
       typed: index === words.length - 1 ? `${word}:*` : word,
@@ -219,26 +251,85 @@ async function searchWords(
     }));
     const correctable = words.some((word, index) => !stop[index] && typoAllowance(word) > 0);
     const found = correctable && !query.exact ? await findCorrections(trx, words) : null;
-    const correct = (all: boolean) =>
-      terms.map((term, index) => ({
-        ...term,
-        alternatives:
-          found && !stop[index] && (all || !found.known[index])
-            ? found.corrections[index]!.map((correction) => correction.word)
-            : [],
-      }));
+    const correct = (all: boolean): QueryTerm[] =>
+      terms.map((term, index) => {
+        if (!found || stop[index] || (!all && found.known[index])) return term;
+        // A slip of a stop word stands for it: requiring it would find nothing.
+        const slip = stopWordTypo(term.word);
+        if (slip !== null) return { ...term, dropped: slip };
+        const corrections = found.corrections[index]!.filter(({ word }) => !STOP_WORDS.has(word));
+        return {
+          ...term,
+          alternatives: corrections.map((correction) => correction.word),
+          near: corrections.filter((correction) => correction.distance <= 1).length,
+        };
+      });
+    const searchable = (candidate: QueryTerm[]) =>
+      candidate.some((term, index) => !stop[index] && term.dropped === undefined);
+
     let used = correct(false);
+    if (!searchable(used)) {
+      // Nothing but stop words ("It", "Me Before You", "nOce"): a title of exactly those words.
+      const byTitle = await searchTitleWords(trx, query, used, filters);
+      if (byTitle) return byTitle;
+      // Words that were dropped as slips of stop words may still be corrected otherwise.
+      used = used.map((term, index) =>
+        term.dropped === undefined || !found
+          ? term
+          : {
+              word: term.word,
+              typed: term.typed,
+              alternatives: found.corrections[index]!.map((correction) => correction.word),
+              near: found.corrections[index]!.filter((correction) => correction.distance <= 1)
+                .length,
+            },
+      );
+      if (!searchable(used)) return null;
+    }
     let result = await rankedSearch(trx, query, used, filters);
     const more = correct(true);
     if (
       result.total === 0 &&
-      more.some((term, index) => term.alternatives.length > used[index]!.alternatives.length)
+      searchable(more) &&
+      more.some(
+        (term, index) =>
+          term.alternatives.length > used[index]!.alternatives.length ||
+          (term.dropped !== undefined && used[index]!.dropped === undefined),
+      )
     ) {
       used = more;
       result = await rankedSearch(trx, query, used, filters);
     }
-    return { ...result, matched: sql`to_tsquery('english', ${used.map(termQuery).join(' & ')})` };
+    const tsquery = sql`to_tsquery('english', ${termsQuery(used)})`;
+    return { ...result, matched: sql`${searchDocument} @@ ${ofType(tsquery, query.type)}` };
   });
+}
+
+/**
+ * A query of stop words alone ("It", "Once", "Me Before You"; or slips of them, "nOce") has no
+ * lexeme to search by: it finds the titles of exactly those words, by their main title's words
+ * (`items_main_title_words_idx`), the title as typed first, then the most popular. Null when none
+ * has that title.
+ */
+async function searchTitleWords(
+  trx: Transaction<Database>,
+  query: SearchQuery,
+  terms: QueryTerm[],
+  filters: RawBuilder<unknown>[],
+): Promise<(SearchResult & { matched: RawBuilder<unknown> }) | null> {
+  const text = likeliestText(terms);
+  const byTitle = sql`digi_main_title_words(i.title) = digi_title_words(${text}::text)`;
+  const result = await searchFilters(
+    trx,
+    query,
+    [...filters, byTitle],
+    sql`(digi_title_words(i.title) = digi_title_words(${text}::text)) DESC, ${popularity('i')} DESC,
+      char_length(i.title),`,
+  );
+  if (result.total === 0) return null;
+  const matched = query.type ? sql`${byTitle} AND i.kind = ${query.type}` : byTitle;
+  const dropped = terms.some((term) => term.dropped !== undefined);
+  return { ...result, matched, ...(dropped && query.page === 1 ? { correctedQuery: text } : {}) };
 }
 
 /**
@@ -260,34 +351,74 @@ async function rankedSearch(
   const filtered = filters.length > 0 ? sql`AND ${sql.join(filters, sql` AND `)}` : sql``;
   const offset = (query.page - 1) * query.pageSize;
   const pageRows = Math.max(0, Math.min(query.pageSize, limit - offset));
-  const tsquery = sql`to_tsquery('english', ${terms.map(termQuery).join(' & ')})`;
+  const tsquery = sql`to_tsquery('english', ${termsQuery(terms)})`;
+  // The same with the last word whole, not as a prefix: 'life' finds 'Run for Your Life' before
+  // 'Lifeguard'.
+  const last = terms.at(-1)!;
+  const whole = sql`to_tsquery('english', ${termsQuery([
+    ...terms.slice(0, -1),
+    { ...last, typed: last.word },
+  ])})`;
   const title = sql`ts_filter(i.search, '{a}')`;
   // Every word and correction, as lexemes: a title holding none but these is an exact one.
-  const everyWord = terms.flatMap((term) => [term.word, ...term.alternatives]).join(' ');
-  // The title keys of the query as typed and of its likeliest correction.
-  const likeliest = terms.map((term) => term.alternatives[0] ?? term.word).join(' ');
-  const corrected = terms.filter((term) => term.alternatives.length > 0);
+  const everyWord = terms
+    .flatMap((term) => [term.word, ...term.alternatives, ...(term.dropped ? [term.dropped] : [])])
+    .join(' ');
+  // The titles the query may stand for: as typed, its likeliest correction, and that with each
+  // other correction of a word (so 'Rumuor Has It' finds 'Rumour Has It' exactly, though 'rumor'
+  // is the commoner word). Their keys find exact titles; their words, titles exactly as typed.
+  const likeliest = likeliestText(terms);
+  const titles = [query.q, likeliest];
+  terms.forEach((term, index) => {
+    for (const alternative of term.alternatives.slice(1)) {
+      if (titles.length >= MEANT_TITLES) break;
+      titles.push(
+        likeliestText(
+          terms.map((other, at) =>
+            at === index ? { ...other, alternatives: [alternative] } : other,
+          ),
+        ),
+      );
+    }
+  });
+  const corrected = terms.filter(
+    (term) => term.alternatives.length > 0 || term.dropped !== undefined,
+  );
+  // Fewest mistakes first: a word as typed costs nothing, a correction one mistake away one, two
+  // away two (a dropped slip of a stop word, one).
   const corrections =
     corrected.length === 0
       ? sql`0`
       : sql.join(
-          corrected.map((term) => sql`(NOT i.search @@ to_tsquery('english', ${term.typed}))::int`),
+          corrected.map((term) => {
+            const typed = sql`i.search @@ to_tsquery('english', ${term.typed})`;
+            const near = term.near ?? term.alternatives.length;
+            if (term.dropped !== undefined || near === term.alternatives.length) {
+              return sql`(NOT ${typed})::int`;
+            }
+            if (near === 0) return sql`(CASE WHEN ${typed} THEN 0 ELSE 2 END)`;
+            const nearQuery = term.alternatives.slice(0, near).join(' | ');
+            return sql`(CASE WHEN ${typed} THEN 0
+              WHEN i.search @@ to_tsquery('english', ${nearQuery}) THEN 1 ELSE 2 END)`;
+          }),
           sql` + `,
         );
   // For the page's rows, the words each matched: the first of a term's choices found in it.
   const matchedWords = sql.join(
     terms.map((term) =>
-      term.alternatives.length === 0
-        ? sql`${term.word}::text`
-        : sql`CASE ${sql.join(
-            [term.typed, ...term.alternatives].map(
-              (choice, index) =>
-                sql`WHEN i.search @@ to_tsquery('english', ${choice}) THEN ${
-                  index === 0 ? term.word : choice
-                }::text`,
-            ),
-            sql` `,
-          )} END`,
+      term.dropped !== undefined
+        ? sql`${term.dropped}::text`
+        : term.alternatives.length === 0
+          ? sql`${term.word}::text`
+          : sql`CASE ${sql.join(
+              [term.typed, ...term.alternatives].map(
+                (choice, index) =>
+                  sql`WHEN i.search @@ to_tsquery('english', ${choice}) THEN ${
+                    index === 0 ? term.word : choice
+                  }::text`,
+              ),
+              sql` `,
+            )} END`,
     ),
     sql`, `,
   );
@@ -300,11 +431,17 @@ async function rankedSearch(
   const counted = query.type ? sql`any_type` : sql`hits`;
   const order = (alias: string) => {
     const a = sql.raw(alias);
-    // Of two exact titles, the shorter is nearer what was typed ('Tales of the City' before
-    // 'More Tales of the City': 'more' is a stop word).
-    return sql`${sortFirst(query.sort, alias)} ${a}.corrections, ${a}.exact DESC, ${a}.exact_main DESC,
+    // Relevance comes in tiers: fewest corrections; the title exactly as typed; the title's words
+    // exactly; the main title's; the title and the author; every word in the title or the
+    // authors. Within a tier the more popular comes first ('Legend' by Marie Lu or by David
+    // Gemmell; 'christie death'), then, of two exact titles, the shorter, nearer what was typed
+    // ('Tales of the City' before 'More Tales of the City': 'more' is a stop word), then rank.
+    return sql`${sortFirst(query.sort, alias)} ${a}.corrections, ${a}.verbatim DESC, ${a}.exact DESC,
+      ${a}.exact_main DESC, ${a}.exact_with_author DESC, ${a}.in_title_or_author DESC,
+      ${a}.whole_words DESC,
+      CASE WHEN ${a}.in_title_or_author THEN ${a}.popularity END DESC NULLS LAST,
       CASE WHEN ${a}.exact OR ${a}.exact_main THEN char_length(${a}.title) END NULLS LAST,
-      ${a}.exact_with_author DESC, ${a}.rank DESC, ${a}.year DESC NULLS LAST, ${a}.title, ${a}.id`;
+      ${a}.rank DESC, ${a}.year DESC NULLS LAST, ${a}.title, ${a}.id`;
   };
   const statement = sql<
     SearchRow &
@@ -312,7 +449,8 @@ async function rankedSearch(
   >`
     WITH query_words AS MATERIALIZED (
       SELECT tsvector_to_array(to_tsvector('english', ${everyWord})) AS lexemes,
-             ARRAY[${titleKey(sql`${query.q}::text`)}, ${titleKey(sql`${likeliest}::text`)}] AS keys
+             ARRAY(SELECT ${titleKey(sql`t`)} FROM unnest(${titles}::text[]) AS t) AS keys,
+             ARRAY(SELECT digi_title_words(t) FROM unnest(${titles}::text[]) AS t) AS verbatim
     ),
     hits AS MATERIALIZED (
       SELECT i.id, i.kind FROM items i
@@ -331,19 +469,28 @@ async function rankedSearch(
       LIMIT ${limit + 1}
     ),
     ranked AS MATERIALIZED (
-      SELECT i.id, i.title, i.year,
-             ${corrections} AS corrections,
-             i.title_key = ANY (q.keys) AS exact,
-             i.main_title_key = ANY (q.keys) AS exact_main,
+      SELECT t.*,
              -- The cheap test first: most candidates fail it, and skip the array.
-             CASE WHEN ts_filter(i.search, '{a,b}') @@ ${tsquery}
-               THEN ARRAY(SELECT l FROM unnest(tsvector_to_array(${title})) AS l
-                          WHERE position('-' IN l) = 0) <@ q.lexemes
-               ELSE false END AS exact_with_author,
-             ts_rank(i.search, ${tsquery}, 1) AS rank
-      FROM (SELECT id FROM hits UNION SELECT id FROM title_hits UNION SELECT id FROM exact_hits) c
-      JOIN items i ON i.id = c.id
-      CROSS JOIN query_words q
+             CASE WHEN t.in_title_or_author
+               THEN ARRAY(SELECT l FROM unnest(tsvector_to_array(t.title_lexemes)) AS l
+                          WHERE position('-' IN l) = 0) <@ t.lexemes
+               ELSE false END AS exact_with_author
+      FROM (
+        SELECT i.id, i.title, i.year, q.lexemes, ${title} AS title_lexemes,
+               ${corrections} AS corrections,
+               i.title_key = ANY (q.keys) AS exact,
+               i.main_title_key = ANY (q.keys) AS exact_main,
+               i.title_key = ANY (q.keys) AND digi_title_words(i.title) = ANY (q.verbatim)
+                 OR i.main_title_key = ANY (q.keys) AND digi_main_title_words(i.title) = ANY (q.verbatim)
+                 AS verbatim,
+               ts_filter(i.search, '{a,b}') @@ ${tsquery} AS in_title_or_author,
+               i.search @@ ${whole} AS whole_words,
+               ${popularity('i')} AS popularity,
+               ts_rank(i.search, ${tsquery}, 1) AS rank
+        FROM (SELECT id FROM hits UNION SELECT id FROM title_hits UNION SELECT id FROM exact_hits) c
+        JOIN items i ON i.id = c.id
+        CROSS JOIN query_words q
+      ) t
     ),
     counts AS (
       SELECT (SELECT count(*) FROM hits) AS typed, count(*) AS hits,
@@ -399,11 +546,12 @@ async function rankedSearch(
   return result;
 }
 
-/** A search by filters alone: exact counts, ordered by title. */
+/** A search by filters alone: exact counts, ordered by title (after `first`, if given). */
 async function searchFilters(
   db: Kysely<Database>,
   query: SearchQuery,
   filters: RawBuilder<unknown>[],
+  first: RawBuilder<unknown> = sql``,
 ): Promise<SearchResult> {
   const where = filters.length > 0 ? sql.join(filters, sql` AND `) : sql`true`;
   const { rows: counts } = await sql<{ kind: ItemType; count: string }>`
@@ -421,7 +569,7 @@ async function searchFilters(
         SELECT ${SEARCH_COLUMNS}
         FROM items i
         WHERE ${typed}
-        ORDER BY ${sortFirst(query.sort, 'i')} lower(i.title), i.year DESC NULLS LAST, i.id
+        ORDER BY ${sortFirst(query.sort, 'i')} ${first} lower(i.title), i.year DESC NULLS LAST, i.id
         LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}
       `.execute(db)
     ).rows;

@@ -12,7 +12,7 @@ export async function refreshSearchWords(db: Kysely<Database>, itemId?: string):
   if (itemId !== undefined && !/^[0-9a-f-]{36}$/i.test(itemId))
     throw new Error(`not an item id: ${itemId}`);
   const only = itemId === undefined ? '' : ` WHERE id = '${itemId}'`;
-  const documents = `SELECT to_tsvector('simple', title || ' ' || digi_join_words(authors) || ' ' || digi_join_words(subjects)) FROM items${only}`;
+  const documents = `SELECT to_tsvector('simple', digi_title_text(title) || ' ' || digi_join_words(authors) || ' ' || digi_join_words(subjects)) FROM items${only}`;
   await sql`
     INSERT INTO search_words (word, documents)
     SELECT word, ndoc FROM ts_stat(${documents})

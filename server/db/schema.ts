@@ -51,6 +51,10 @@ export interface ItemsTable {
   /** Generated: the title's words as one key, and its main title's (decision 032). */
   title_key: ColumnType<string, never, never>;
   main_title_key: ColumnType<string, never, never>;
+  /** Ratings the source counted (Goodreads' ratings_count): popularity, for ties in search. */
+  ratings_count: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Reservations and walk-in loans of it, recounted by the job queue: popularity too. */
+  circulation: ColumnType<number, number | undefined, number>;
 }
 
 /** A physical copy of an item: `items.copies` and `copies_unavailable` count these (a trigger). */

@@ -7,15 +7,23 @@ import { calendarFile, PICKUP_ALARM_SECONDS } from '../reservations/ics.ts';
 import { unsubscribeToken } from './unsubscribe.ts';
 
 /**
- * How long a sender's claim on a notice's e-mail holds. A claim older than this belongs to a
- * process that died between claiming and marking the mail sent, and is taken again. Far longer
- * than one message can take (the mailer gives up on SMTP after 40 s at most), so a live sender's
- * claim is never taken from it.
+ * How long a sender's claim on a notice's e-mail holds, by the database's clock. A claim older
+ * than this belongs to a process that died between claiming and marking the mail sent, and is
+ * taken again. A sender claims only the notice it is about to send, so a claim lives as long as
+ * one message takes (the mailer gives up on SMTP after 40 s at most): a live sender's claim is
+ * never taken from it.
  */
 export const EMAIL_CLAIM_LEASE_MS = 10 * 60 * 1000;
 
-/** Notices claimed at a time: few, so a claim is never held long before its mail goes. */
-const CLAIM_BATCH = 20;
+/**
+ * The moment of a claim, by the database's clock: every process (and every run, whatever the
+ * time it started at or the clock a test gives it) measures leases against the same clock. To
+ * the millisecond, so the stamp read back into a JavaScript Date is exact and names the claim.
+ */
+const CLAIM_TIME = sql<Date>`date_trunc('milliseconds', clock_timestamp())`;
+
+/** The stamp before which a claim has lapsed. */
+const LEASE_START = sql<Date>`clock_timestamp() - ${sql.lit(EMAIL_CLAIM_LEASE_MS)} * interval '1 millisecond'`;
 
 /** What delivering needs: where mail goes, the secret that signs unsubscribe links, the clock. */
 export interface DeliveryContext {
@@ -27,6 +35,7 @@ export interface DeliveryContext {
   publicUrl: string;
   /** Where calendar entries take place, and who writes them. */
   libraryName?: string;
+  /** The app's time, for `emailed_at` and the calendar entries (claims go by the database's). */
   now: Date;
   /** True once the server is closing: the rest waits for the next run. */
   stopping?: () => boolean;
@@ -56,9 +65,13 @@ interface Claimed {
  * Sends the e-mail of every notice still pending, through the mailer, once.
  *
  * A notice whose kind its recipient turned off (or whose account is disabled) is marked
- * 'skipped'. The others are claimed a few at a time (`FOR UPDATE SKIP LOCKED`, then 'sending'
- * with the time), so two processes running this at once never take the same notice; each is
- * marked 'sent' once the mailer has accepted it.
+ * 'skipped'. The others are claimed one at a time, just before each is sent (`FOR UPDATE SKIP
+ * LOCKED`, then 'sending' stamped by the database's clock), so two processes running this at
+ * once never take the same notice; each is marked 'sent' once the mailer has accepted it. One at
+ * a time and by the database's clock, because a claim is judged lapsed by its age: a batch's
+ * last message could wait longer than the lease behind the others' slow SMTP, and a run's own
+ * `now` (fixed when it started, or set by a test) differs from another's, so either made a live
+ * claim look lapsed, and its notice went twice.
  *
  * The trade-off for a process killed between sending and marking: its claim lapses after
  * `EMAIL_CLAIM_LEASE_MS` and the notice is sent again, so nothing is lost, and the one mail that
@@ -66,8 +79,8 @@ interface Claimed {
  * the outbox overwrites its own file), which many mail programs fold into one. The other choice,
  * never retrying a claim, would lose that mail silently instead.
  *
- * A mailer failure gives the unsent claims back at once and throws: the next run (a minute
- * later) tries again.
+ * A mailer failure gives the claim back at once and throws: the next run (a minute later) tries
+ * again.
  */
 export async function deliverPendingNotices(context: DeliveryContext): Promise<DeliveryReport> {
   const { db, now } = context;
@@ -96,36 +109,12 @@ export async function deliverPendingNotices(context: DeliveryContext): Promise<D
     )
     .executeTakeFirst();
   const report: DeliveryReport = { sent: 0, skipped: Number(skipped.numUpdatedRows) };
-  const leaseStart = new Date(now.getTime() - EMAIL_CLAIM_LEASE_MS);
 
   for (;;) {
     if (context.stopping?.()) return report;
-    const claimed = await db
-      .updateTable('notices')
-      .set({ email_state: 'sending', email_claimed_at: now })
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('notices')
-          .select('id')
-          .where((where) =>
-            where.or([
-              where('email_state', '=', 'pending'),
-              where.and([
-                where('email_state', '=', 'sending'),
-                where('email_claimed_at', '<', leaseStart),
-              ]),
-            ]),
-          )
-          .orderBy('id')
-          .limit(CLAIM_BATCH)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .returning('id')
-      .execute();
-    if (claimed.length === 0) return report;
-    const ids = claimed.map((row) => row.id);
-    const rows: Claimed[] = await db
+    const claim = await claimNext(db);
+    if (!claim) return report;
+    const row: Claimed | undefined = await db
       .selectFrom('notices as n')
       .innerJoin('users as u', 'u.id', 'n.user_id')
       .leftJoin('notice_preferences as p', (join) =>
@@ -145,52 +134,75 @@ export async function deliverPendingNotices(context: DeliveryContext): Promise<D
         sql<string>`coalesce(nullif(u.first_name, ''), u.name)`.as('greeting'),
         eb.fn.coalesce('p.email', eb.val(true)).as('emailOn'),
       ])
-      .where('n.id', 'in', ids)
-      .orderBy('n.id')
-      .execute();
-
-    const done: string[] = [];
-    try {
-      for (const row of rows) {
-        if (context.stopping?.()) break;
-        if (!row.emailOn) {
-          // Turned off after the first step of this run: keep the choice.
-          await markClaim(db, row.id, now, { email_state: 'skipped', email_claimed_at: null });
-          report.skipped += 1;
-        } else {
-          await context.mailer.send(noticeMail(context, row));
-          await markClaim(db, row.id, now, {
-            email_state: 'sent',
-            email_claimed_at: null,
-            emailed_at: now,
-          });
-          report.sent += 1;
-        }
-        done.push(row.id);
-      }
-    } finally {
-      const left = ids.filter((id) => !done.includes(id));
-      if (left.length > 0) {
-        await db
-          .updateTable('notices')
-          .set({ email_state: 'pending', email_claimed_at: null })
-          .where('id', 'in', left)
-          .where('email_state', '=', 'sending')
-          .where('email_claimed_at', '=', now)
-          .execute();
-      }
+      .where('n.id', '=', claim.id)
+      .executeTakeFirst();
+    // Gone with its account since the claim: nothing to send.
+    if (!row) continue;
+    if (!row.emailOn) {
+      // Turned off after the first step of this run: keep the choice.
+      await endClaim(db, claim, { email_state: 'skipped', email_claimed_at: null });
+      report.skipped += 1;
+      continue;
     }
-    if (done.length < ids.length) return report;
+    try {
+      await context.mailer.send(noticeMail(context, row));
+    } catch (error) {
+      await endClaim(db, claim, { email_state: 'pending', email_claimed_at: null });
+      throw error;
+    }
+    await endClaim(db, claim, { email_state: 'sent', email_claimed_at: null, emailed_at: now });
+    report.sent += 1;
   }
 }
 
-/** Ends this run's claim on notice `id`: only while the claim is still this run's. */
-async function markClaim(
+/** A notice this run has claimed, and the stamp that says the claim is still this run's. */
+interface Claim {
+  id: string;
+  claimedAt: Date;
+}
+
+/**
+ * Claims the first notice whose e-mail is pending, or whose claim has lapsed (its sender died),
+ * skipping any another sender is claiming at this moment; undefined when none is left.
+ */
+async function claimNext(db: Kysely<Database>): Promise<Claim | undefined> {
+  const claimed = await db
+    .updateTable('notices')
+    .set({ email_state: 'sending', email_claimed_at: CLAIM_TIME })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('notices')
+        .select('id')
+        .where((where) =>
+          where.or([
+            where('email_state', '=', 'pending'),
+            where.and([
+              where('email_state', '=', 'sending'),
+              where('email_claimed_at', '<', LEASE_START),
+            ]),
+          ]),
+        )
+        .orderBy('id')
+        .limit(1)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning(['id', 'email_claimed_at'])
+    .executeTakeFirst();
+  return claimed?.email_claimed_at
+    ? { id: claimed.id, claimedAt: claimed.email_claimed_at }
+    : undefined;
+}
+
+/**
+ * Ends this run's claim on a notice (sent, skipped, or given back): only while the claim is still
+ * this run's, never one another sender took after this one lapsed.
+ */
+async function endClaim(
   db: Kysely<Database>,
-  id: string,
-  claimedAt: Date,
+  claim: Claim,
   set: {
-    email_state: 'sent' | 'skipped';
+    email_state: 'sent' | 'skipped' | 'pending';
     email_claimed_at: null;
     emailed_at?: Date;
   },
@@ -198,9 +210,9 @@ async function markClaim(
   await db
     .updateTable('notices')
     .set(set)
-    .where('id', '=', id)
+    .where('id', '=', claim.id)
     .where('email_state', '=', 'sending')
-    .where('email_claimed_at', '=', claimedAt)
+    .where('email_claimed_at', '=', claim.claimedAt)
     .execute();
 }
 

@@ -11,6 +11,7 @@ import {
   importGoodbooks,
   padIsbn,
   parseGoodbooksRow,
+  ratingsCount,
   splitSeries,
 } from './goodbooks.ts';
 
@@ -25,6 +26,7 @@ const row = (overrides: Record<string, string> = {}) => ({
   title: 'The Salt Road',
   language_code: 'eng',
   image_url: 'https://images.example.org/42m.jpg',
+  ratings_count: '4780653',
   ...overrides,
 });
 
@@ -51,6 +53,15 @@ describe('goodbooks rows', () => {
     });
   });
 
+  it('keeps the ratings count as popularity, or none when the cell is not a count', () => {
+    expect(ratingsCount('4780653')).toBe(4780653);
+    expect(ratingsCount('0')).toBe(0);
+    for (const bad of ['', ' ', '-3', '12.5', 'many', '99999999999']) {
+      expect(ratingsCount(bad), bad).toBeNull();
+    }
+    expect(parseGoodbooksRow(row({ ratings_count: 'n/a' })).item?.ratings_count).toBeNull();
+  });
+
   it('drops the generic "nophoto" cover', () => {
     expect(coverUrl('https://s.gr-assets.com/assets/nophoto/book/111x148-bcc.png')).toBeNull();
     expect(coverUrl('https://images.gr-assets.com/books/1447303603m/2767052.jpg')).toBe(
@@ -72,6 +83,7 @@ describe('goodbooks rows', () => {
       isbn: '9780439023481',
       language: 'eng',
       cover_url: 'https://images.example.org/42m.jpg',
+      ratings_count: 4780653,
     });
   });
 

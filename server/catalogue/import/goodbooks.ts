@@ -23,6 +23,7 @@ export const GOODBOOKS_COLUMNS = [
   'title',
   'language_code',
   'image_url',
+  'ratings_count',
 ] as const;
 
 /**
@@ -53,6 +54,14 @@ export function splitSeries(title: string): { title: string; series: string | nu
 export function coverUrl(imageUrl: string): string | null {
   const url = imageUrl.trim();
   return url === '' || /\/nophoto\//.test(url) ? null : url;
+}
+
+/** Goodreads' count of ratings (popularity, which breaks ties in search), or null if unreadable. */
+export function ratingsCount(raw: string): number | null {
+  const value = Number(raw.trim());
+  return raw.trim() !== '' && Number.isSafeInteger(value) && value >= 0 && value <= 2 ** 31 - 1
+    ? value
+    : null;
 }
 
 /** Turns one goodbooks row (by column name) into a catalogue book, or says why it cannot. */
@@ -101,6 +110,7 @@ export function parseGoodbooksRow(row: Readonly<Record<string, string>>): Parsed
       isbn,
       language: (row.language_code ?? '').trim() || null,
       cover_url: coverUrl(row.image_url ?? ''),
+      ratings_count: ratingsCount(row.ratings_count ?? ''),
     },
   };
 }

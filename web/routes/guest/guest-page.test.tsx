@@ -1,8 +1,40 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import type { CatalogueItem } from '#contract/http/catalogue.ts';
+import { coverColour } from '../../components/catalogue/cover.tsx';
+import { mockApi } from '../../test/api-mock.tsx';
 import { GuestPage, previewText, searchQueryFromState } from './guest-page.tsx';
+
+/** A book result, with overrides. */
+function book(overrides: Partial<CatalogueItem>): CatalogueItem {
+  return {
+    id: 'b1',
+    type: 'book',
+    title: 'Dune',
+    authors: ['Frank Herbert'],
+    year: 1965,
+    subjects: [],
+    hasContent: true,
+    ...overrides,
+  };
+}
+
+/** A fake `/api/search` answering with these items. */
+function searchAnswers(items: CatalogueItem[]) {
+  mockApi({
+    'GET /search': () => ({
+      body: {
+        total: items.length,
+        page: 1,
+        pageSize: items.length,
+        items,
+        facets: { type: { book: items.length, paper: 0, course: 0 } },
+      },
+    }),
+  });
+}
 
 function renderAt(state: unknown, search = '') {
   const router = createMemoryRouter([{ path: '/guest', element: <GuestPage /> }], {
@@ -58,5 +90,27 @@ describe('guest screen', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toContain(
       '<img src=x onerror=alert(1)>',
     );
+  });
+
+  it('gives a book without a cover, or whose cover fails to load, the generated cover', async () => {
+    searchAnswers([
+      book({ id: 'b1', title: 'Dune', authors: ['Frank Herbert'] }),
+      book({ id: 'b2', title: 'Emma', authors: ['Jane Austen'], coverUrl: '/covers/emma.jpg' }),
+    ]);
+    renderAt({ searchQuery: 'novels' });
+    const [dune, emma] = await screen.findAllByRole('listitem');
+
+    expect(dune!.querySelector('img')).toBeNull();
+    const generated = dune!.querySelector<HTMLElement>('[data-generated-cover]')!;
+    expect(generated.textContent).toBe('DuneFrank Herbert');
+    expect(generated.dataset.colour).toBe(String(coverColour('Dune')));
+    expect(generated.getAttribute('aria-hidden')).toBe('true');
+
+    const image = emma!.querySelector('img')!;
+    expect(image.getAttribute('src')).toBe('/covers/emma.jpg');
+    expect(image.getAttribute('alt')).toBe('');
+    fireEvent.error(image);
+    expect(emma!.querySelector('img')).toBeNull();
+    expect(emma!.querySelector('[data-generated-cover]')?.textContent).toBe('EmmaJane Austen');
   });
 });

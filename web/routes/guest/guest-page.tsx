@@ -3,6 +3,7 @@ import { GUEST_DESCRIPTION_PREVIEW, GUEST_MAX_RESULTS } from '#contract/limits.t
 import { ROUTES } from '#contract/routes.ts';
 import type { CatalogueItem } from '#contract/http/catalogue.ts';
 import { useCatalogueSearch } from '../../api/catalogue.ts';
+import { Cover } from '../../components/catalogue/cover.tsx';
 import { shelfPlaces, shelfText } from '../../components/catalogue/shelf.tsx';
 import { webAddress } from '../../components/links/web-address.ts';
 import { SimplePage } from '../../components/page/simple-page.tsx';
@@ -25,20 +26,6 @@ export function previewText(text: string | undefined): string {
   // Never half an emoji: a cut between a surrogate pair's halves would show as '�'.
   const cut = text.slice(0, GUEST_DESCRIPTION_PREVIEW).replace(/[\uD800-\uDBFF]$/, '');
   return `${cut.slice(0, cut.lastIndexOf(' ') > 60 ? cut.lastIndexOf(' ') : cut.length)}…`;
-}
-
-function Thumbnail({ item }: { item: CatalogueItem }) {
-  const cover = webAddress(item.coverUrl);
-  if (cover) {
-    return (
-      <img className={styles.thumb} src={cover} alt="" width={64} height={96} loading="lazy" />
-    );
-  }
-  return (
-    <span className={styles.thumb} aria-hidden="true">
-      {item.title.slice(0, 1).toUpperCase()}
-    </span>
-  );
 }
 
 /**
@@ -86,7 +73,8 @@ export function GuestPage() {
           {results.data.items.slice(0, GUEST_MAX_RESULTS).map((item) => {
             const body = (
               <>
-                <Thumbnail item={item} />
+                {/* The title is beside the cover: the cover says nothing more to a screen reader. */}
+                <Cover title={item.title} authors={item.authors} url={item.coverUrl} />
                 <span className={styles.text}>
                   <span className={styles.title}>{item.title}</span>
                   <span className={styles.authors}>
