@@ -5,6 +5,7 @@ import {
   type FacetCounts,
   type SearchSort,
 } from '#contract/http/catalogue.ts';
+import { PREPARED } from '../db/prepared.ts';
 import type { Database, ItemsTable } from '../db/schema.ts';
 import { heldCopies } from '../reservations/holds.ts';
 
@@ -85,6 +86,54 @@ export function yearRanges(
   return [...ranges.values()].sort((a, b) => a.from - b.from);
 }
 
+/** What {@link facetAggregates} answers, as the drivers read it. */
+export interface FacetRow {
+  facet_matched: string | number;
+  facet_available: string | number;
+  facet_subjects: [string, string | number][] | string | null;
+  facet_years: [number, string | number][] | string | null;
+}
+
+/**
+ * The facet counts as select-list items over `source`, a CTE of the matches (at most
+ * {@link SEARCH_COUNT_LIMIT} plus one) with their `year`, `subjects` and `free` (`freeNow`):
+ * how many, how many with a copy free, the most frequent subjects, the count per year. A word
+ * search computes them in its own statement from the matches it has read anyway.
+ */
+export function facetAggregates(source: string): RawBuilder<unknown> {
+  const m = sql.raw(source);
+  return sql`(SELECT count(*) FROM ${m}) AS facet_matched,
+    (SELECT count(*) FROM ${m} WHERE free) AS facet_available,
+    (SELECT json_agg(json_build_array(s.value, s.n) ORDER BY s.n DESC, s.value) FROM (
+      SELECT subject AS value, count(*) AS n FROM ${m}, unnest(${m}.subjects) AS subject
+      GROUP BY subject ORDER BY n DESC, subject LIMIT ${SUBJECT_FACETS_SHOWN}
+    ) s) AS facet_subjects,
+    (SELECT json_agg(json_build_array(y.year, y.n)) FROM (
+      SELECT year, count(*) AS n FROM ${m} WHERE year IS NOT NULL GROUP BY year
+    ) y) AS facet_years`;
+}
+
+/** The facet counts of a row of {@link facetAggregates}, bounded by the limit, capped if over. */
+export function facetCountsOf(row: FacetRow): FacetCounts {
+  const limit = SEARCH_COUNT_LIMIT;
+  const json = <T>(value: T | string | null): T | [] =>
+    value === null ? [] : typeof value === 'string' ? (JSON.parse(value) as T) : value;
+  // The one match beyond the limit only tells that there are more; it is not counted.
+  const bounded = (count: string | number) => Math.min(Number(count), limit);
+  const counts: FacetCounts = {
+    subjects: json(row.facet_subjects).map(([value, count]) => ({
+      value,
+      count: bounded(count),
+    })),
+    years: yearRanges(
+      json(row.facet_years).map(([year, count]) => ({ year, count: Number(count) })),
+    ).map((range) => ({ ...range, count: bounded(range.count) })),
+    available: bounded(row.facet_available),
+  };
+  if (Number(row.facet_matched) > limit) counts.capped = true;
+  return counts;
+}
+
 /**
  * The facet counts of a search: subjects (the most frequent), year ranges and copies free at
  * `now`, over the items `i` that `where` matches. Like the search's counts they are counted
@@ -104,41 +153,14 @@ export async function countFacets(
 ): Promise<FacetCounts> {
   const limit = SEARCH_COUNT_LIMIT;
   const condition = where.length > 0 ? sql.join([...where], sql` AND `) : sql`true`;
-  const { rows } = await sql<{
-    matched: string | number;
-    available: string | number;
-    subjects: [string, string | number][] | string | null;
-    years: [number, string | number][] | string | null;
-  }>`
+  const { rows } = await sql<FacetRow>`${PREPARED}
     WITH matches AS MATERIALIZED (
       SELECT i.year, i.subjects, ${freeNow(now)} AS free
       FROM items i
       WHERE ${condition}
     ),
     m AS MATERIALIZED (SELECT * FROM matches LIMIT ${limit + 1})
-    SELECT
-      (SELECT count(*) FROM m) AS matched,
-      (SELECT count(*) FROM m WHERE free) AS available,
-      (SELECT json_agg(json_build_array(s.value, s.n) ORDER BY s.n DESC, s.value) FROM (
-        SELECT subject AS value, count(*) AS n FROM m, unnest(m.subjects) AS subject
-        GROUP BY subject ORDER BY n DESC, subject LIMIT ${SUBJECT_FACETS_SHOWN}
-      ) s) AS subjects,
-      (SELECT json_agg(json_build_array(y.year, y.n)) FROM (
-        SELECT year, count(*) AS n FROM m WHERE year IS NOT NULL GROUP BY year
-      ) y) AS years
+    SELECT ${facetAggregates('m')}
   `.execute(db);
-  const row = rows[0]!;
-  const json = <T>(value: T | string | null): T | [] =>
-    value === null ? [] : typeof value === 'string' ? (JSON.parse(value) as T) : value;
-  // The one match beyond the limit only tells that there are more; it is not counted.
-  const bounded = (count: string | number) => Math.min(Number(count), limit);
-  const counts: FacetCounts = {
-    subjects: json(row.subjects).map(([value, count]) => ({ value, count: bounded(count) })),
-    years: yearRanges(json(row.years).map(([year, count]) => ({ year, count: Number(count) }))).map(
-      (range) => ({ ...range, count: bounded(range.count) }),
-    ),
-    available: bounded(row.available),
-  };
-  if (Number(row.matched) > limit) counts.capped = true;
-  return counts;
+  return facetCountsOf(rows[0]!);
 }

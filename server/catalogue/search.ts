@@ -7,7 +7,16 @@ import {
   type SearchQuery,
 } from '#contract/http/catalogue.ts';
 import type { Database, ItemsTable } from '../db/schema.ts';
-import { countFacets, facetFilters, sortFirst } from './facets.ts';
+import {
+  countFacets,
+  facetAggregates,
+  facetCountsOf,
+  facetFilters,
+  freeNow,
+  sortFirst,
+  type FacetRow,
+} from './facets.ts';
+import { PREPARED } from '../db/prepared.ts';
 import { normaliseIsbn } from './isbn.ts';
 import { STOP_WORDS, stopWordTypo } from './stop-words.ts';
 import { findCorrections, typoAllowance } from './typos.ts';
@@ -137,10 +146,11 @@ export async function searchCatalogue(
   // Withdrawn items are hidden from everyone searching, unless a librarian's desk asks for them.
   if (!withdrawn) filters.push(sql`i.withdrawn_at IS NULL`);
 
-  const searched = words.length > 0 ? await searchWords(db, query, words, filters) : null;
+  const searched = words.length > 0 ? await searchWords(db, query, words, filters, now) : null;
   const found = searched ?? (await searchFilters(db, query, filters));
   const matched = searched?.matched ?? (query.type ? sql`i.kind = ${query.type}` : sql`true`);
-  const facetCounts = await countFacets(db, [matched, ...filters], now);
+  // A ranked word search counted its facets in its own statement.
+  const facetCounts = found.facetCounts ?? (await countFacets(db, [matched, ...filters], now));
   const { matched: _used, ...result } = { matched: undefined, ...found, facetCounts };
   const suggestion =
     result.total === 0 && words.length > 0 ? await suggestCorrection(db, words) : undefined;
@@ -177,6 +187,13 @@ const popularity = (alias: string) =>
  * for a known title among many, few enough to rank in a few milliseconds.
  */
 const TITLE_CANDIDATES = 300;
+
+/**
+ * Of the matches anywhere (up to {@link SEARCH_COUNT_LIMIT}, counted), how many are ranked beside
+ * the title matches: ranking costs a few microseconds a row (`ts_rank` reads the whole record's
+ * words), and a match outside the title ranks below every title match anyway.
+ */
+const RANKED_HITS = 200;
 
 /** Most titles a corrected query is taken to stand for (as typed, and corrected a few ways). */
 const MEANT_TITLES = 10;
@@ -230,6 +247,7 @@ async function searchWords(
   query: SearchQuery,
   words: string[],
   filters: RawBuilder<unknown>[],
+  now: Date,
 ): Promise<(SearchResult & { matched: RawBuilder<unknown> }) | null> {
   return db.transaction().execute(async (trx) => {
     // The planner, told that a LIMIT stops early, may prefer reading the table in order until it
@@ -239,21 +257,42 @@ async function searchWords(
     // A stop word ('the', 'of') means nothing to full-text search; a query of them alone is
     // dropped, as the filters still apply. The settings above go in the same statement: each
     // statement has a fixed cost, most of all on PGlite.
-    const { rows } = await sql<{ nodes: number[] }>`
+    // Whether the vocabulary knows each word goes in the same statement: only a word it does not
+    // know (the last one, being typed, not even as the start of a word) has its corrections
+    // looked up; a search of known words (most) sends no other statement before its own.
+    const { rows } = await sql<{ nodes: number[]; known: boolean[] }>`${PREPARED}
       SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true),
              (SELECT array_agg(numnode(to_tsquery('english', w)) ORDER BY n)
-              FROM unnest(${words}::text[]) WITH ORDINALITY AS t (w, n)) AS nodes`.execute(trx);
+              FROM unnest(${words}::text[]) WITH ORDINALITY AS t (w, n)) AS nodes,
+             (SELECT array_agg(EXISTS (SELECT FROM search_words s WHERE s.word = w) OR (
+                n = ${words.length} AND
+                (SELECT starts_with(s.word, w) FROM search_words s WHERE s.word >= w
+                 ORDER BY s.word LIMIT 1)) ORDER BY n)
+              FROM unnest(${words}::text[]) WITH ORDINALITY AS t (w, n)) AS known`.execute(trx);
     const stop = (rows[0]?.nodes ?? []).map((nodes) => Number(nodes) === 0);
+    const known = (rows[0]?.known ?? []).map((value) => value === true);
     const terms: QueryTerm[] = words.map((word, index) => ({
       word,
       typed: index === words.length - 1 ? `${word}:*` : word,
       alternatives: [],
     }));
-    const correctable = words.some((word, index) => !stop[index] && typoAllowance(word) > 0);
-    const found = correctable && !query.exact ? await findCorrections(trx, words) : null;
+    const correctable = (index: number, all: boolean) =>
+      !query.exact && !stop[index] && (all || !known[index]) && typoAllowance(words[index]!) > 0;
+    let found: Awaited<ReturnType<typeof findCorrections>> | null = null;
+    const lookUp = async (all: boolean) => {
+      const asked = words.map((word, index) => (correctable(index, all) ? word : null));
+      if (asked.every((word) => word === null)) return;
+      const more = await findCorrections(trx, asked);
+      if (!found) found = more;
+      else
+        found.corrections = found.corrections.map((list, index) =>
+          list.length > 0 ? list : more.corrections[index]!,
+        );
+    };
+    await lookUp(false);
     const correct = (all: boolean): QueryTerm[] =>
       terms.map((term, index) => {
-        if (!found || stop[index] || (!all && found.known[index])) return term;
+        if (!found || !correctable(index, all)) return term;
         // A slip of a stop word stands for it: requiring it would find nothing.
         const slip = stopWordTypo(term.word);
         if (slip !== null) return { ...term, dropped: slip };
@@ -286,7 +325,10 @@ async function searchWords(
       );
       if (!searchable(used)) return null;
     }
-    let result = await rankedSearch(trx, query, used, filters);
+    let result = await rankedSearch(trx, query, used, filters, now);
+    if (result.total === 0 && words.some((_, index) => correctable(index, true))) {
+      await lookUp(true);
+    }
     const more = correct(true);
     if (
       result.total === 0 &&
@@ -298,7 +340,7 @@ async function searchWords(
       )
     ) {
       used = more;
-      result = await rankedSearch(trx, query, used, filters);
+      result = await rankedSearch(trx, query, used, filters, now);
     }
     const tsquery = sql`to_tsquery('english', ${termsQuery(used)})`;
     return { ...result, matched: sql`${searchDocument} @@ ${ofType(tsquery, query.type)}` };
@@ -346,6 +388,7 @@ async function rankedSearch(
   query: SearchQuery,
   terms: QueryTerm[],
   filters: RawBuilder<unknown>[],
+  now: Date,
 ): Promise<SearchResult & { correctedQuery?: string }> {
   const limit = SEARCH_COUNT_LIMIT;
   const filtered = filters.length > 0 ? sql`AND ${sql.join(filters, sql` AND `)}` : sql``;
@@ -423,6 +466,8 @@ async function rankedSearch(
     sql`, `,
   );
   const ofKind = query.type ? sql`AND i.kind = ${query.type}` : sql``;
+  // Sorted by year or title, every counted match is in the order, so every one is ranked.
+  const rankedHits = query.sort === 'year' || query.sort === 'title' ? limit + 1 : RANKED_HITS;
   const anyType = query.type
     ? sql`, any_type AS MATERIALIZED (
         SELECT i.kind FROM items i WHERE ${searchDocument} @@ ${tsquery} ${filtered} LIMIT ${limit + 1}
@@ -445,15 +490,19 @@ async function rankedSearch(
   };
   const statement = sql<
     SearchRow &
-      Counts & { typed: number | string; corrections: number | null; matched: string | null }
-  >`
+      Counts &
+      FacetRow & { typed: number | string; corrections: number | null; matched: string | null }
+  >`${
+    // Planned once per shape (decision 035); a corrected query's shapes are too many to keep.
+    corrected.length === 0 ? PREPARED : sql``
+  }
     WITH query_words AS MATERIALIZED (
       SELECT tsvector_to_array(to_tsvector('english', ${everyWord})) AS lexemes,
              ARRAY(SELECT ${titleKey(sql`t`)} FROM unnest(${titles}::text[]) AS t) AS keys,
              ARRAY(SELECT digi_title_words(t) FROM unnest(${titles}::text[]) AS t) AS verbatim
     ),
     hits AS MATERIALIZED (
-      SELECT i.id, i.kind FROM items i
+      SELECT i.id, i.kind, i.year, i.subjects, ${freeNow(now)} AS free FROM items i
       WHERE ${searchDocument} @@ ${ofType(tsquery, query.type)} ${filtered}
       LIMIT ${limit + 1}
     ) ${anyType},
@@ -469,27 +518,32 @@ async function rankedSearch(
       LIMIT ${limit + 1}
     ),
     ranked AS MATERIALIZED (
-      SELECT t.*,
+      SELECT t.id, t.title, t.year, t.corrections, t.exact, t.exact_main, t.verbatim,
+             t.popularity, t.rank, t.title_or_author @@ ${tsquery} AS in_title_or_author,
+             t.title_or_author @@ ${whole} AS whole_words,
              -- The cheap test first: most candidates fail it, and skip the array.
-             CASE WHEN t.in_title_or_author
-               THEN ARRAY(SELECT l FROM unnest(tsvector_to_array(t.title_lexemes)) AS l
+             CASE WHEN t.title_or_author @@ ${tsquery}
+               THEN ARRAY(SELECT l FROM unnest(tsvector_to_array(ts_filter(t.title_or_author, '{a}'))) AS l
                           WHERE position('-' IN l) = 0) <@ t.lexemes
                ELSE false END AS exact_with_author
       FROM (
-        SELECT i.id, i.title, i.year, q.lexemes, ${title} AS title_lexemes,
+        -- A record's words are read (and decompressed, when long) once for the rank and once for
+        -- its title and authors, whose tests above share them: OFFSET 0 keeps this subquery
+        -- whole, so the expressions are not copied into each use.
+        SELECT i.id, i.title, i.year, q.lexemes, ts_filter(i.search, '{a,b}') AS title_or_author,
                ${corrections} AS corrections,
                i.title_key = ANY (q.keys) AS exact,
                i.main_title_key = ANY (q.keys) AS exact_main,
                i.title_key = ANY (q.keys) AND digi_title_words(i.title) = ANY (q.verbatim)
                  OR i.main_title_key = ANY (q.keys) AND digi_main_title_words(i.title) = ANY (q.verbatim)
                  AS verbatim,
-               ts_filter(i.search, '{a,b}') @@ ${tsquery} AS in_title_or_author,
-               i.search @@ ${whole} AS whole_words,
                ${popularity('i')} AS popularity,
                ts_rank(i.search, ${tsquery}, 1) AS rank
-        FROM (SELECT id FROM hits UNION SELECT id FROM title_hits UNION SELECT id FROM exact_hits) c
+        FROM (SELECT id FROM (SELECT id FROM hits LIMIT ${rankedHits}) h
+              UNION SELECT id FROM title_hits UNION SELECT id FROM exact_hits) c
         JOIN items i ON i.id = c.id
         CROSS JOIN query_words q
+        OFFSET 0
       ) t
     ),
     counts AS (
@@ -499,14 +553,27 @@ async function rankedSearch(
              count(*) FILTER (WHERE kind = 'course') AS course
       FROM ${counted}
     ),
+    facet_counts AS (SELECT ${facetAggregates('hits')}),
+    -- The ranked candidates in order, then any other match counted, in the order found: every
+    -- page is cut from the same order, so paging shows each match once.
     page AS (
-      SELECT h.* FROM ranked h ORDER BY ${order('h')} LIMIT ${pageRows} OFFSET ${offset}
+      SELECT * FROM (
+        SELECT h.id, 0 AS part, row_number() OVER (ORDER BY ${order('h')}) AS place, h.corrections
+        FROM ranked h
+        UNION ALL
+        SELECT x.id, 1, x.found, NULL::int FROM (
+          SELECT hits.id, row_number() OVER () AS found FROM hits
+          WHERE NOT EXISTS (SELECT FROM ranked r WHERE r.id = hits.id)
+        ) x
+      ) o
+      ORDER BY part, place LIMIT ${pageRows} OFFSET ${offset}
     )
-    SELECT c.*, p.corrections, ${SEARCH_COLUMNS},
+    SELECT c.*, f.*, p.corrections, ${SEARCH_COLUMNS},
            CASE WHEN p.corrections > 0 THEN concat_ws(' ', ${matchedWords}) END AS matched
     FROM counts c
+    CROSS JOIN facet_counts f
     LEFT JOIN (page p JOIN items i ON i.id = p.id) ON true
-    ORDER BY ${order('p')}
+    ORDER BY p.part, p.place
   `;
   const rows = (await statement.execute(trx)).rows;
   const counts = rows[0]!;
@@ -538,6 +605,7 @@ async function rankedSearch(
       withdrawn_at: row.withdrawn_at,
     })),
     facets,
+    facetCounts: facetCountsOf(counts),
   };
   if (typed > limit) result.totalCapped = true;
   if (facetsCapped) result.facetsCapped = true;
@@ -554,7 +622,7 @@ async function searchFilters(
   first: RawBuilder<unknown> = sql``,
 ): Promise<SearchResult> {
   const where = filters.length > 0 ? sql.join(filters, sql` AND `) : sql`true`;
-  const { rows: counts } = await sql<{ kind: ItemType; count: string }>`
+  const { rows: counts } = await sql<{ kind: ItemType; count: string }>`${PREPARED}
     SELECT i.kind, count(*) AS count FROM items i WHERE ${where} GROUP BY i.kind
   `.execute(db);
   const facets: Record<ItemType, number> = { book: 0, paper: 0, course: 0 };
@@ -565,7 +633,7 @@ async function searchFilters(
   if (total > 0 && (query.page - 1) * query.pageSize < total) {
     const typed = query.type ? sql`${where} AND i.kind = ${query.type}` : where;
     rows = (
-      await sql<SearchRow>`
+      await sql<SearchRow>`${PREPARED}
         SELECT ${SEARCH_COLUMNS}
         FROM items i
         WHERE ${typed}

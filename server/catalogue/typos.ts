@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { PREPARED } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Most corrections one query word may bring into a search. */
@@ -103,19 +104,22 @@ export interface Correction {
 /**
  * For each query word, whether the catalogue's vocabulary (`search_words`) holds it as typed, and
  * its likely corrections: the vocabulary's words within the word's {@link typoAllowance}, fewest
- * mistakes first and then the commonest, at most {@link CORRECTIONS_PER_WORD}. Words of 5 to 8 letters are looked up as
+ * mistakes first and then the commonest, at most {@link CORRECTIONS_PER_WORD} (none for a null
+ * word, not asked about). Words of 5 to 8 letters are looked up as
  * every word one mistake away (exact, by the primary key); longer ones by trigram similarity,
  * then measured. One statement for the whole query.
  */
 export async function findCorrections(
   db: Kysely<Database>,
-  words: readonly string[],
+  words: readonly (string | null)[],
 ): Promise<{ known: boolean[]; corrections: Correction[][] }> {
   const exact: string[] = [];
   const exactOf: number[] = [];
   const fuzzy: string[] = [];
   const fuzzyOf: number[] = [];
   words.forEach((word, index) => {
+    // A word left out (null) is not looked up: it is known, or not to be corrected.
+    if (word === null) return;
     exact.push(word);
     exactOf.push(index);
     const allowance = typoAllowance(word);
@@ -130,7 +134,7 @@ export async function findCorrections(
       fuzzyOf.push(index);
     }
   });
-  const { rows } = await sql<{ word: string; of: number; documents: number }>`
+  const { rows } = await sql<{ word: string; of: number; documents: number }>`${PREPARED}
     SELECT w.word, q.of, w.documents FROM unnest(${exact}::text[], ${exactOf}::int[]) AS q (word, of)
     JOIN search_words w ON w.word = q.word
     UNION ALL

@@ -7,6 +7,7 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
+import { prepareOnPgClient, prepareOnPglite } from './prepared.ts';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
 import type { Database } from './schema.ts';
@@ -155,6 +156,7 @@ async function createDataDir(directory: string): Promise<void> {
 
 /** Wraps an already open PGlite instance (tests open theirs from a prepared dump). */
 export function wrapPglite(pglite: PGlite): DatabaseHandle {
+  prepareOnPglite(pglite);
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,
@@ -231,6 +233,8 @@ export function openPostgres(connectionString: string): DatabaseHandle {
           : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
     },
   });
+  // Statements marked PREPARED run as named statements, planned once per connection.
+  pool.on('connect', (client) => prepareOnPgClient(client));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
