@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { barcodeSchema, type CopyStatus, type CopyUpdate } from '#contract/http/copies.ts';
+import { PREPARED } from '../db/prepared.ts';
 import type { CopiesTable, Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
 import { freeCopies, heldCopies } from '../reservations/holds.ts';
@@ -96,19 +97,22 @@ export async function summariseShelves(
   const [items, places] = await Promise.all([
     db
       .selectFrom('items as i')
+      // Prepared (decision 035): one text whatever the number of ids, as an array.
+      .modifyFront(PREPARED)
       .select(['i.id', 'i.copies', 'i.copies_unavailable', (eb) => heldCopies(eb, now)])
-      .where('i.id', 'in', [...itemIds])
+      .where(sql<boolean>`i.id = ANY (${[...itemIds]}::uuid[])`)
       .where('i.copies', '>', 0)
       .execute(),
     db
       .selectFrom('copies')
+      .modifyFront(PREPARED)
       .select([
         'item_id',
         'location',
         sql<string>`count(*)`.as('total'),
         sql<string>`count(*) FILTER (WHERE status = 'available')`.as('on_shelf'),
       ])
-      .where('item_id', 'in', [...itemIds])
+      .where(sql<boolean>`item_id = ANY (${[...itemIds]}::uuid[])`)
       .where('status', '<>', 'withdrawn')
       .groupBy(['item_id', 'location'])
       .orderBy('location')

@@ -22,6 +22,7 @@ describe('values as SQL literals', () => {
     expect(preparedName('SELECT 1')).toBe(preparedName('SELECT 1'));
     expect(preparedName('SELECT 1')).not.toBe(preparedName('SELECT 2'));
     expect(isPrepared('\n  /*prepared*/ SELECT 1')).toBe(true);
+    expect(isPrepared('select /*prepared*/ "i"."id" from items')).toBe(true);
     expect(isPrepared('SELECT 1 /*prepared*/')).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type pg from 'pg';
 
 /**
- * Put first in a statement (`sql`${PREPARED} SELECT …``) to run it as a prepared statement of its
+ * Put first in a statement (`sql`${PREPARED} SELECT …``, or a query builder's `modifyFront`) to run it as a prepared statement of its
  * connection: planned once and its plan kept, instead of planned on every run. Planning a large
  * statement is most of its cost when it reads few rows: the ranked search (several CTEs, facets,
  * a dozen ranking terms) took 2 ms to plan and 1 to run on PGlite (decision 035). Only for
@@ -13,11 +13,12 @@ import type pg from 'pg';
  */
 export const PREPARED = sql.raw('/*prepared*/');
 
-const MARK = '/*prepared*/';
-
-/** Whether a statement's text asks to be prepared. */
+/**
+ * Whether a statement's text asks to be prepared: the mark first, or right after `select` (where
+ * Kysely's `modifyFront` puts it).
+ */
 export function isPrepared(text: string): boolean {
-  return text.trimStart().startsWith(MARK);
+  return /^\s*(?:select\s+)?\/\*prepared\*\//i.test(text);
 }
 
 /** The name a prepared statement's text is kept under: the same text, the same name. */
