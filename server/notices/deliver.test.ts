@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { MailMessage, Mailer } from '../mail/mailer.ts';
@@ -6,6 +5,7 @@ import { openTestDatabase, testDatabaseKinds } from '../test/databases.ts';
 import { TEST_AUTH_SECRET } from '../test/app.ts';
 import { deliverPendingNotices, EMAIL_CLAIM_LEASE_MS } from './deliver.ts';
 import { createNotices } from './store.ts';
+import { claimNoticesAgo } from '../test/notices.ts';
 
 const START = new Date('2026-11-23T15:00:00Z');
 const DAY = 24 * 60 * 60 * 1000;
@@ -110,18 +110,9 @@ describe.each(testDatabaseKinds())('delivering notice e-mails on %s', (kind) => 
 
   it('takes again a claim older than the lease by the database clock, whatever the run’s clock', async () => {
     const [dead, alive] = userIds as [string, string];
-    const claimedAgo = (userId: string, ms: number) =>
-      db()
-        .updateTable('notices')
-        .set({
-          email_state: 'sending',
-          email_claimed_at: sql<Date>`clock_timestamp() - ${sql.lit(ms)} * interval '1 millisecond'`,
-        })
-        .where('user_id', '=', userId)
-        .execute();
     // A sender that died eleven minutes ago, and one still sending, claimed a minute ago.
-    await claimedAgo(dead, EMAIL_CLAIM_LEASE_MS + 60_000);
-    await claimedAgo(alive, 60_000);
+    await claimNoticesAgo(db(), dead, EMAIL_CLAIM_LEASE_MS + 60_000);
+    await claimNoticesAgo(db(), alive, 60_000);
     const { mailer, sent } = slowMailer();
     // A run whose clock is a day ahead still leaves the live claim alone.
     await deliver(mailer, new Date(Date.now() + DAY));

@@ -1,7 +1,6 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   markNoticesReadResponseSchema,
@@ -21,6 +20,7 @@ import { testDatabaseKinds } from '../../test/databases.ts';
 import { signedInPeople, signedInPerson, type SignedInPerson } from '../../test/factories.ts';
 import { startTestSmtpServer, type ReceivedMail } from '../../test/mail.ts';
 import { connectChat, listenOnFreePort, nextEvent } from '../../test/sockets.ts';
+import { claimNoticesAgo } from '../../test/notices.ts';
 
 /** Monday 23 November 2026, 10:00 in New York. */
 const START = new Date('2026-11-23T15:00:00Z');
@@ -458,21 +458,12 @@ describe.each(testDatabaseKinds())('notices on %s', (kind) => {
       await findDueNotices(db(), clock, { timeZone: TIME_ZONE, libraryName: 'Digi Library' });
       // Both claimed by a process killed before it marked them: one long ago, one just now.
       // Leases go by the database's clock (whatever the app's says), so the claims are set by it.
-      const claimedAgo = (userId: string, ms: number) =>
-        db()
-          .updateTable('notices')
-          .set({
-            email_state: 'sending',
-            email_claimed_at: sql<Date>`clock_timestamp() - ${sql.lit(ms)} * interval '1 millisecond'`,
-          })
-          .where('user_id', '=', userId)
-          .execute();
-      await claimedAgo(a.id, 11 * MINUTE);
-      await claimedAgo(b.id, MINUTE);
+      await claimNoticesAgo(db(), a.id, 11 * MINUTE);
+      await claimNoticesAgo(db(), b.id, MINUTE);
       await runNotices();
       expect([mailTo(a).length, mailTo(b).length]).toEqual([1, 0]);
       // The lease passes for the second.
-      await claimedAgo(b.id, EMAIL_CLAIM_LEASE_MS + MINUTE);
+      await claimNoticesAgo(db(), b.id, EMAIL_CLAIM_LEASE_MS + MINUTE);
       await runNotices();
       expect([mailTo(a).length, mailTo(b).length]).toEqual([1, 1]);
     });
