@@ -29,6 +29,7 @@ import { checkOut, renewLoan, returnCopy, type LoanTerms } from '#server/reserva
 import { joinQueue, leaveQueue } from '#server/reservations/queue.ts';
 import { sweep } from '#server/sweeper.ts';
 import { benchDatabases, formatNumber, loadAverage, machineLine, ms, percentile } from './lib.ts';
+import { seededRandom } from './seeded-random.ts';
 
 const STUDENTS = 5_000;
 const BOOKS = 8_000;
@@ -55,18 +56,6 @@ const NEXT_DAY = addDays(DAY, 1);
 const terms: LoanTerms = { loanDays: 21, timeZone };
 const actor = { id: 'bench-librarian', name: 'Desk Librarian' };
 const MINUTE = 60_000;
-
-/** A small seeded generator (mulberry32), so every run simulates the same day. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const at = (date: string, hour: number, minute = 0) => zonedInstant(date, hour, minute, timeZone);
 
@@ -212,7 +201,8 @@ interface Event {
 
 async function simulate(name: string, handle: DatabaseHandle): Promise<boolean> {
   const { db } = handle;
-  const random = generator(Number(process.env.BENCH_SEED ?? 21));
+  // Seeded, so every run simulates the same day.
+  const random = seededRandom(Number(process.env.BENCH_SEED ?? 21));
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const between = (from: Date, to: Date) =>
     from.getTime() + Math.floor(random() * (to.getTime() - from.getTime()));

@@ -6,12 +6,12 @@ import {
   knownItemQueries,
   plainLowerCase,
   sampleIndexes,
-  seededRandom,
   shortTitle,
   surname,
   surnameAndWord,
   transposeTypo,
 } from './known-item-queries.ts';
+import { seededRandom } from './seeded-random.ts';
 
 describe('the known-item bench sample', () => {
   it('is the same for the same seed and differs for another', () => {

@@ -7,21 +7,6 @@
  */
 import { STOP_WORDS } from '../server/catalogue/stop-words.ts';
 
-/**
- * A seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same sample and
- * the same queries on every machine and engine.
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A whole number in [0, below). */
 export function randomIndex(random: () => number, below: number): number {
   return Math.min(below - 1, Math.floor(random() * below));
@@ -202,9 +187,9 @@ export function editionKey(row: { title: string; authors: readonly string[] }): 
  * How many different books of `books` (told apart by {@link editionKey}) a query names exactly as
  * well as the book it was written for, by the way it was typed: the same short title (short
  * title, lower case, one typo), or the same first-author surname with the word among the short
- * title's words (surname + word). 1 when the query names its book alone. No ranking can put the
- * right one of k such books first more than once in k, so the best possible top-1 of a sample is
- * the mean of 1 / k.
+ * title's words (surname + word). 1 when the query names its book alone. A ranking has nothing to
+ * tell k such books apart by, so it puts the right one first once in k on average: the best top-1
+ * to expect of a sample is the mean of 1 / k.
  */
 export function booksNamedAlike(
   book: SampledBook,

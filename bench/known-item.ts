@@ -36,12 +36,11 @@ import {
   editionKey,
   knownItemQueries,
   sampleIndexes,
-  seededRandom,
   WAYS,
   type Way,
 } from './known-item-queries.ts';
 import {
-  benchDatabases,
+  benchDatabasesFromEnv,
   CATALOGUE_FILES,
   formatNumber,
   loadAverage,
@@ -51,6 +50,7 @@ import {
   SEARCH_QUERIES,
   SHARED_DATA,
 } from './lib.ts';
+import { seededRandom } from './seeded-random.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -146,11 +146,7 @@ interface Outcome {
   suggestion?: string;
 }
 
-const databases = await benchDatabases({
-  keep: process.env.BENCH_KEEP,
-  postgresUrl: process.env.BENCH_POSTGRES_URL,
-  engines: process.env.BENCH_ENGINES?.split(','),
-});
+const databases = await benchDatabasesFromEnv();
 for (const { name, handle, dispose } of databases) {
   const db = handle.db;
   const started = performance.now();
@@ -295,7 +291,8 @@ for (const { name, handle, dispose } of databases) {
       .filter(Boolean)
       .join(', ');
     const times = list.map((outcome) => outcome.ms);
-    // The best any ranking can do: a query naming k books alike finds its own first once in k.
+    // The best to expect of any ranking: a query naming k books alike finds its own first once in
+    // k on average.
     const best = list.reduce((sum, outcome) => sum + 1 / outcome.alike, 0);
     console.log(
       `| ${way.padEnd(14)} | ${String(list.length).padStart(7)} | ${percent(top1, list.length).padStart(6)} | ${percent(top5, list.length).padStart(6)} | ${target.padEnd(24)} | ${(met ? 'met' : 'missed').padEnd(7)} | ${percent(best, list.length).padStart(10)} | ${ms(percentile(times, 50)).padStart(6)} | ${ms(percentile(times, 95)).padStart(6)} | ${String(list.filter((outcome) => outcome.empty).length).padStart(9)} | ${`${percent(followed1, list.length)} / ${percent(followed5, list.length)}`.padEnd(34)} |`,
@@ -306,7 +303,8 @@ for (const { name, handle, dispose } of databases) {
   );
   console.log(
     '  best top-1: the mean of 1 / k, k the books of the file a query names exactly as well (the same ' +
-      'short title; the same surname with the word in the title), which no ranking tells apart',
+      'short title; the same surname with the word in the title): what a ranking that cannot tell ' +
+      'them apart gets on average',
   );
   const noTypo = sample.length - outcomes['one typo'].length;
   if (noTypo > 0) {

@@ -43,6 +43,18 @@ export async function loadCatalogue(handle: DatabaseHandle): Promise<void> {
 }
 
 /**
+ * {@link benchDatabases} as the environment asks: `BENCH_KEEP` (a folder for PGlite's data, kept
+ * and reused), `BENCH_POSTGRES_URL` (an existing database) and `BENCH_ENGINES` (a comma list).
+ */
+export function benchDatabasesFromEnv(): ReturnType<typeof benchDatabases> {
+  return benchDatabases({
+    keep: process.env.BENCH_KEEP,
+    postgresUrl: process.env.BENCH_POSTGRES_URL,
+    engines: process.env.BENCH_ENGINES?.split(','),
+  });
+}
+
+/**
  * A migrated database of each engine this machine has, with a way to drop it. Fresh unless
  * `keep` names a folder (PGlite's data is kept there and reused) and `postgresUrl` an existing
  * PostgreSQL database (used as it is): for measuring again without loading the rows again.

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { SearchQuery } from '#contract/http/catalogue.ts';
 import { searchCatalogue } from '#server/catalogue/search.ts';
-import { benchDatabases, ms, percentile, SHARED_DATA, timeRuns } from './lib.ts';
+import { benchDatabasesFromEnv, ms, percentile, SHARED_DATA, timeRuns } from './lib.ts';
 import { loadMultipliedCatalogue } from './multiplied-catalogue.ts';
 
 const TARGET = Number(process.argv[2] ?? process.env.BENCH_ROWS ?? 1_000_000);
@@ -41,11 +41,7 @@ if (!existsSync(SHARED_DATA)) {
 }
 
 const report: Record<string, Record<string, number>> = {};
-const databases = await benchDatabases({
-  keep: process.env.BENCH_KEEP,
-  postgresUrl: process.env.BENCH_POSTGRES_URL,
-  engines: process.env.BENCH_ENGINES?.split(','),
-});
+const databases = await benchDatabasesFromEnv();
 for (const { name, handle, dispose } of databases) {
   const db = handle.db;
   const started = performance.now();

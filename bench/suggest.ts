@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { SUGGEST_LIMIT_MAX } from '#contract/http/suggestions.ts';
 import { suggest } from '#server/catalogue/suggest.ts';
 import {
-  benchDatabases,
+  benchDatabasesFromEnv,
   formatNumber,
   loadAverage,
   ms,
@@ -47,11 +47,7 @@ if (!existsSync(SHARED_DATA)) {
 }
 
 const worst: Record<string, number> = {};
-const databases = await benchDatabases({
-  keep: process.env.BENCH_KEEP,
-  postgresUrl: process.env.BENCH_POSTGRES_URL,
-  engines: process.env.BENCH_ENGINES?.split(','),
-});
+const databases = await benchDatabasesFromEnv();
 for (const { name, handle, dispose } of databases) {
   const db = handle.db;
   const started = performance.now();

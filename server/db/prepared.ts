@@ -21,9 +21,20 @@ export function isPrepared(text: string): boolean {
   return /^\s*(?:select\s+)?\/\*prepared\*\//i.test(text);
 }
 
+/** Names already worked out, so a hot statement's text (kilobytes) is not hashed on every run. */
+const names = new Map<string, string>();
+/** Texts whose names are remembered at most; past it the memory starts again. */
+const NAMES_REMEMBERED = 1_000;
+
 /** The name a prepared statement's text is kept under: the same text, the same name. */
 export function preparedName(text: string): string {
-  return `digi_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `digi_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (names.size >= NAMES_REMEMBERED) names.clear();
+    names.set(text, name);
+  }
+  return name;
 }
 
 /**

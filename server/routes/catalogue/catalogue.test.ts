@@ -5,7 +5,6 @@ import {
   SEARCH_COUNT_LIMIT,
   itemDetailSchema,
   itemPageSchema,
-  searchResponseSchema,
 } from '#contract/http/catalogue.ts';
 import { openPostgres } from '../../db/client.ts';
 import { DEMO_ITEMS, demoGuidePages } from '../../db/demo-data.ts';
@@ -15,6 +14,7 @@ import { testDatabaseKinds } from '../../test/databases.ts';
 import { registrationFactory } from '../../test/factories.ts';
 import { TestClient } from '../../test/http.ts';
 import { statementsOf } from '../../test/statements.ts';
+import { searchAs } from '../../test/search.ts';
 
 const DRIVE = 'https://drive.google.com/file/d/1AbCdEfGhIjKlMnOpQrStUvWxYz012345/view';
 
@@ -41,11 +41,7 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
   let student: TestClient;
   let faculty: TestClient;
 
-  const search = async (query: string) => {
-    const response = await guest.get(`/api/search?${query}`);
-    expect(response.statusCode, response.body).toBe(200);
-    return searchResponseSchema.parse(response.json());
-  };
+  const search = (query: string) => searchAs(guest, query);
 
   beforeAll(async () => {
     testApp = await createTestApp(kind);

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchResponseSchema } from '#contract/http/catalogue.ts';
 import { recountCirculation } from '../../catalogue/popularity.ts';
 import { refreshSearchWords } from '../../catalogue/words.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import { signedInPerson } from '../../test/factories.ts';
+import { searchAs } from '../../test/search.ts';
 import { TestClient } from '../../test/http.ts';
 
 /**
@@ -19,11 +19,7 @@ describe.each(testDatabaseKinds())('known-item search on %s', (kind) => {
   let guest: TestClient;
   const ids = new Map<string, string>();
 
-  const search = async (q: string) => {
-    const response = await guest.get(`/api/search?q=${encodeURIComponent(q)}`);
-    expect(response.statusCode, response.body).toBe(200);
-    return searchResponseSchema.parse(response.json());
-  };
+  const search = (q: string) => searchAs(guest, `q=${encodeURIComponent(q)}`);
   const first = async (q: string) => {
     const item = (await search(q)).items[0];
     return item ? `${item.title} / ${item.authors[0] ?? ''}` : undefined;

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_COUNT_LIMIT, searchResponseSchema } from '#contract/http/catalogue.ts';
+import { SEARCH_COUNT_LIMIT } from '#contract/http/catalogue.ts';
 import { addNumberedCopies } from '../../catalogue/copies.ts';
 import { seedDemoData } from '../../db/seed.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import { signedInPerson } from '../../test/factories.ts';
 import { TestClient } from '../../test/http.ts';
+import { searchAs } from '../../test/search.ts';
 
 /**
  * Books and a paper with a made-up word in their titles, so the searches below find exactly them:
@@ -32,11 +33,7 @@ describe.each(testDatabaseKinds())('search facets and sorts on %s', (kind) => {
   let guest: TestClient;
   const ids = new Map<string, string>();
 
-  const search = async (query: string) => {
-    const response = await guest.get(`/api/search?${query}`);
-    expect(response.statusCode, response.body).toBe(200);
-    return searchResponseSchema.parse(response.json());
-  };
+  const search = (query: string) => searchAs(guest, query);
   const titles = async (query: string) => (await search(query)).items.map((item) => item.title);
 
   beforeAll(async () => {

@@ -1,21 +1,17 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchResponseSchema } from '#contract/http/catalogue.ts';
 import { refreshSearchWords } from '../../catalogue/words.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import { TestClient } from '../../test/http.ts';
+import { searchAs } from '../../test/search.ts';
 
 /** Issue 22: typo tolerance inside the search, ranking over every match, identifiers. */
 describe.each(testDatabaseKinds())('search that forgives typos on %s', (kind) => {
   let testApp: TestApp;
   let guest: TestClient;
 
-  const search = async (query: string) => {
-    const response = await guest.get(`/api/search?${query}`);
-    expect(response.statusCode, response.body).toBe(200);
-    return searchResponseSchema.parse(response.json());
-  };
+  const search = (query: string) => searchAs(guest, query);
   const titles = async (query: string) => (await search(query)).items.map((item) => item.title);
 
   beforeAll(async () => {
