@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,14 +7,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './db/client.ts';
 import { startServerProcess } from './test/process.ts';
 
-/** True while any process of the process group `groupId` is alive. */
+/**
+ * True while a process of the process group `groupId` still runs. Zombies do not count: they have
+ * exited and wait for whoever adopted them to collect them, which in a container without an init
+ * process (`docker run` without `--init`) is never; esbuild's helpers, whose parent exited first,
+ * end up so.
+ */
 function groupIsAlive(groupId: number): boolean {
-  try {
-    process.kill(-groupId, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // Gone meanwhile.
+    }
+    // After the command name in parentheses: state, parent, process group.
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === groupId && state !== 'Z') return true;
   }
+  return false;
 }
 
 // What a process manager or a container stop does: SIGTERM (or SIGINT) to the npm process, not to
