@@ -37,6 +37,7 @@ const DOMAIN_FOLDERS = [
   'chatbot',
   'commands',
   'db',
+  'embeddings',
   'mail',
   'notices',
   'requests',

@@ -5,13 +5,15 @@
  *    cluster that this script starts when PostgreSQL is installed (or TEST_DATABASE_URL).
  * 2. End-to-end (Playwright): the built app in Debian's Chromium.
  *
- * In CI (CI=true) a missing PostgreSQL or Chromium fails the run. Elsewhere the tier that could not
- * run is named with the one command that installs what it lacks.
+ * In CI (CI=true) a missing PostgreSQL or Chromium, or a PostgreSQL without pgvector, fails the run.
+ * Elsewhere the tier (or the part of one) that could not run is named with the one command that
+ * installs what it lacks.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
+  extensionInstalled,
   findPostgresBin,
   startPostgresCluster,
   type PostgresCluster,
@@ -84,6 +86,18 @@ async function main(): Promise<number> {
       notStarted.push(
         'PostgreSQL integration: did not start: PostgreSQL is not installed, and CI skips nothing (apt-get install -y postgresql)',
       );
+    }
+    // Search by meaning's tests skip themselves on a PostgreSQL without pgvector, except in CI.
+    if (databaseUrl && !(await extensionInstalled(databaseUrl, 'vector'))) {
+      if (CI) {
+        notStarted.push(
+          'PostgreSQL integration: incomplete: PostgreSQL has no pgvector (the vector extension), and CI skips nothing (sudo scripts/install-pgvector.sh)',
+        );
+      } else {
+        notRun.push(
+          'search by meaning on PostgreSQL: this PostgreSQL has no pgvector, so it is untested there (install: sudo scripts/install-pgvector.sh)',
+        );
+      }
     }
 
     console.log('\n[test] Tier 1: unit and integration (Vitest)\n');

@@ -19,7 +19,11 @@ describe('the server process on the embedded database', () => {
   it('migrates and seeds on first start, changes nothing on the second, and shuts down cleanly', async () => {
     const first = await startServerProcess({ DATA_DIR: dataDir });
     const health = await fetch(`${first.url}/api/health`);
-    expect(await health.json()).toEqual({ status: 'ok', database: 'pglite' });
+    expect(await health.json()).toEqual({
+      status: 'ok',
+      database: 'pglite',
+      searchByMeaning: { available: true },
+    });
     const ready = first.logs().find((line) => line.msg === 'database ready');
     expect(ready).toMatchObject({ database: 'pglite', demoRowsInserted: DEMO_ROW_COUNT });
     expect((ready?.migrationsApplied as string[]).length).toBeGreaterThan(0);
@@ -99,6 +103,7 @@ describe('the server process on the embedded database', () => {
       expect(await (await fetch(`${winner.url}/api/health`)).json()).toEqual({
         status: 'ok',
         database: 'pglite',
+        searchByMeaning: { available: true },
       });
       const refused = started.find((result) => result.status === 'rejected');
       const message = String((refused as PromiseRejectedResult).reason);
@@ -152,7 +157,8 @@ describe.runIf(testDatabaseKinds().includes('postgres'))('the server process on 
     ]);
     try {
       for (const server of servers) {
-        expect(await (await fetch(`${server.url}/api/health`)).json()).toEqual({
+        // Whether search by meaning is on depends on pgvector here: server/db/vector.test.ts.
+        expect(await (await fetch(`${server.url}/api/health`)).json()).toMatchObject({
           status: 'ok',
           database: 'postgres',
         });

@@ -4,6 +4,8 @@ import { backfillNameSkeletons } from './commands/backfill-name-skeletons.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemoData } from './db/seed.ts';
+import { searchByMeaningWarning } from './db/vector.ts';
+import { closeSharedEmbedder } from './embeddings/embedder.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -49,6 +51,9 @@ async function main(): Promise<void> {
     { database: database.kind, migrationsApplied: applied, demoRowsInserted: seeded },
     'database ready',
   );
+  // Everything else works without pgvector; whoever runs the server should still know it is off.
+  const vectorWarning = searchByMeaningWarning(database.searchByMeaning);
+  if (vectorWarning) app.log.warn(vectorWarning);
   if (config.testClock) {
     app.log.warn('TEST_CLOCK is on: a librarian can move this server’s clock. Tests only.');
   }
@@ -69,6 +74,8 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
+      // After the app, whose requests may still be waiting for a query's vector.
+      await closeSharedEmbedder();
       await database.close();
       app.log.info('shutdown complete');
       process.exit(0);

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { freePort } from './free-port.ts';
 
 /** A private, throwaway PostgreSQL server for one test or benchmark run. */
@@ -89,6 +90,20 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
       }
     },
   };
+}
+
+/** Whether the PostgreSQL server at `url` could create the extension `name` (its files are installed). */
+export async function extensionInstalled(url: string, name: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT 1 FROM pg_available_extensions WHERE name = $1', [
+      name,
+    ]);
+    return rows.length > 0;
+  } finally {
+    await client.end();
+  }
 }
 
 function quote(value: string): string {

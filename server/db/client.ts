@@ -5,12 +5,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { prepareOnPgClient, prepareOnPglite } from './prepared.ts';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
 import type { Database } from './schema.ts';
+import { SEARCH_BY_MEANING_UNCHECKED, type SearchByMeaning } from './vector.ts';
 
 /**
  * PostgreSQL's `date` type. Both engines hand it over as the `YYYY-MM-DD` text it is: turned
@@ -45,6 +47,11 @@ export interface DatabaseHandle {
   executeSql(text: string, values?: readonly unknown[]): Promise<{ rows: unknown[] }>;
   /** Answers when the database answers a trivial query. */
   ping(): Promise<void>;
+  /**
+   * Whether search by meaning works here, and why not: set by `prepareVectorSearch`
+   * (server/db/vector.ts) when the database is prepared, so a route reads it without a statement.
+   */
+  searchByMeaning: SearchByMeaning;
   /** The PostgreSQL server's URL (Socket.IO's Postgres adapter opens its own pool); none on PGlite. */
   connectionString?: string;
   /**
@@ -99,14 +106,15 @@ export async function openDatabase(options: {
 export const PGLITE_SHARED_BUFFERS = '16MB';
 
 /**
- * Opens PGlite with the extensions our migrations use (pg_trgm). Every PGlite instance of the app
- * and its tests is made here, so none lacks one.
+ * Opens PGlite with the extensions our migrations use (pg_trgm) and pgvector, for search by
+ * meaning (decision 036). Every PGlite instance of the app and its tests is made here, so none
+ * lacks one.
  */
 export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
   return PGlite.create({
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
     ...options,
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, vector },
     parsers: { [DATE_OID]: (value: string) => value, ...options.parsers },
   });
 }
@@ -161,6 +169,7 @@ export function wrapPglite(pglite: PGlite): DatabaseHandle {
   return {
     db,
     kind: 'pglite',
+    searchByMeaning: SEARCH_BY_MEANING_UNCHECKED,
     async withSession(fn) {
       return fn({
         query: async <Row>(text: string, params?: unknown[]) =>
@@ -226,6 +235,10 @@ export function openPostgres(connectionString: string): DatabaseHandle {
   const pool = createPool({
     connectionString,
     max: 10,
+    // JIT compiles a statement the planner thinks costly (a word search over a million rows is
+    // estimated so) for longer than it then runs: a search took hundreds of milliseconds with
+    // it. Nothing here is a long analytic query, so it is off for every statement.
+    options: '-c jit=off',
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === DATE_OID
@@ -239,6 +252,7 @@ export function openPostgres(connectionString: string): DatabaseHandle {
   return {
     db,
     kind: 'postgres',
+    searchByMeaning: SEARCH_BY_MEANING_UNCHECKED,
     connectionString,
     async withSession(fn) {
       const client = await pool.connect();

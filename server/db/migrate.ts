@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prepareJobQueue } from '../jobs/queue.ts';
 import type { DatabaseHandle } from './client.ts';
+import { prepareVectorSearch } from './vector.ts';
 
 /** The folder of plain `.sql` migrations, named `YYYYMMDDHHMMSS_title.sql`. */
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -16,7 +17,9 @@ const MIGRATION_LOCK_ID = 7_202_611;
  * Applies every migration not yet applied, in name order, each in its own transaction together
  * with its bookkeeping row. On PostgreSQL an advisory lock makes concurrent starts of several
  * processes wait for each other instead of racing. Then brings the job queue's own tables to
- * its version (`prepareJobQueue`). Returns the names it applied.
+ * its version (`prepareJobQueue`) and makes search by meaning ready where pgvector is installed
+ * (`prepareVectorSearch`, which notes on `handle.searchByMeaning` whether it is on). Returns the
+ * names it applied.
  */
 export async function migrate(
   handle: DatabaseHandle,
@@ -61,5 +64,6 @@ export async function migrate(
     }
   });
   await prepareJobQueue(handle);
+  await prepareVectorSearch(handle);
   return applied;
 }

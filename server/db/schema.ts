@@ -104,6 +104,21 @@ export interface SearchWordsTable {
   documents: ColumnType<number, number | undefined, number>;
 }
 
+/**
+ * An item's sentence embedding for search by meaning (issue 23, decision 036). Searched as
+ * `embedding::vector(512)` where pgvector is present (server/db/vector.ts).
+ */
+export interface ItemEmbeddingsTable {
+  item_id: string;
+  /** Which model made it, e.g. `use-lite-512`. */
+  model: string;
+  /** md5 of the text that was embedded: the item is embedded again when its text changes. */
+  text_hash: string;
+  /** 512 floats of unit length. */
+  embedding: number[];
+  embedded_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 /** Migrations already applied, by file name. */
 export interface SchemaMigrationsTable {
   name: string;
@@ -224,6 +239,7 @@ export interface Database {
   copies: CopiesTable;
   item_changes: ItemChangesTable;
   search_words: SearchWordsTable;
+  item_embeddings: ItemEmbeddingsTable;
   schema_migrations: SchemaMigrationsTable;
   users: UsersTable;
   user_changes: UserChangesTable;

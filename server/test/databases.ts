@@ -12,6 +12,7 @@ import {
   type DatabaseKind,
 } from '../db/client.ts';
 import { migrate, MIGRATIONS_DIR } from '../db/migrate.ts';
+import { prepareVectorSearch } from '../db/vector.ts';
 import { withDatabase } from './global-setup.ts';
 
 /**
@@ -45,12 +46,20 @@ export async function createPostgresDatabase(): Promise<string> {
   return withDatabase(url, name);
 }
 
-/** A fresh, migrated, empty database of the given kind, private to the caller. */
+/**
+ * A fresh, migrated, empty database of the given kind, private to the caller. Its
+ * `searchByMeaning` is read as the server's start-up reads it (one statement: the copy holds the
+ * extension and index already wherever the migrated original got them).
+ */
 export async function openTestDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
-  if (kind === 'postgres') return openPostgres(await createPostgresDatabase());
-  const dump = await readFile(inject('pgliteDump'));
-  const pglite = await createPglite({ loadDataDir: new Blob([dump]) });
-  return wrapPglite(pglite);
+  const handle =
+    kind === 'postgres'
+      ? openPostgres(await createPostgresDatabase())
+      : wrapPglite(
+          await createPglite({ loadDataDir: new Blob([await readFile(inject('pgliteDump'))]) }),
+        );
+  await prepareVectorSearch(handle);
+  return handle;
 }
 
 /**

@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { healthResponseSchema } from '#contract/http/health.ts';
 import { errorResponseSchema } from '#contract/http/errors.ts';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../../db/unavailable.ts';
+import { prepareVectorSearch } from '../../db/vector.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
-import { testDatabaseKinds } from '../../test/databases.ts';
+import { openTestDatabase, testDatabaseKinds } from '../../test/databases.ts';
 
 describe.each(testDatabaseKinds())('GET /api/health on %s', (kind) => {
   let testApp: TestApp | undefined;
@@ -16,8 +17,25 @@ describe.each(testDatabaseKinds())('GET /api/health on %s', (kind) => {
     testApp = await createTestApp(kind);
     const response = await testApp.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
-    expect(healthResponseSchema.parse(response.json())).toEqual({ status: 'ok', database: kind });
+    expect(healthResponseSchema.parse(response.json())).toEqual({
+      status: 'ok',
+      database: kind,
+      searchByMeaning: testApp.database.searchByMeaning,
+    });
     expect(response.headers['cache-control']).toBe('no-store');
+  });
+
+  it('says search by meaning is off, and why, and still answers ok', async () => {
+    const database = await openTestDatabase(kind);
+    // As on a server without pgvector: what start-up found is what the route tells.
+    const off = await prepareVectorSearch(database, { availableExtensions: [] });
+    testApp = await createTestApp(kind, { database });
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    const body = healthResponseSchema.parse(response.json());
+    expect(body).toEqual({ status: 'ok', database: kind, searchByMeaning: off });
+    expect(body.searchByMeaning?.available).toBe(false);
+    expect(body.searchByMeaning?.reason).toMatch(/pgvector/);
   });
 
   it('answers 503 with the error shape and Retry-After when the database does not answer', async () => {

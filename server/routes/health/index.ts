@@ -5,7 +5,10 @@ import { presentHealth } from '../../presenters/health.ts';
 import type { RouteContext } from '../context.ts';
 import { declareRoute, type DeclaringInstance } from '../declare-route.ts';
 
-/** `GET /api/health`: ok only after the database has answered. */
+/**
+ * `GET /api/health`: ok only after the database has answered; also says whether search by
+ * meaning is on, from what start-up found (no statement of its own).
+ */
 export async function healthRoutes(
   app: DeclaringInstance,
   { database }: RouteContext,
@@ -15,7 +18,9 @@ export async function healthRoutes(
     declareRoute({
       tag: 'service',
       summary: 'Health check',
-      description: 'Answers once the database has answered.',
+      description:
+        'Answers once the database has answered. `searchByMeaning` says whether search by meaning ' +
+        '(pgvector) works on this database and, when it does not, why and what an administrator does.',
       access: 'guest',
       response: healthResponseSchema,
       errors: { 503: 'The database is not answering: try again after `Retry-After` seconds.' },
@@ -32,7 +37,7 @@ export async function healthRoutes(
         );
       }
       reply.header('cache-control', 'no-store');
-      return presentHealth(database.kind);
+      return presentHealth(database.kind, database.searchByMeaning);
     },
   );
 }
