@@ -54,6 +54,14 @@ test.describe('library search', () => {
     await expect(
       page.getByRole('heading', { level: 3, name: 'About The Time Machine' }),
     ).toBeVisible();
+    // More like this: up to six cards that open their items, each saying why; Wells's other
+    // novels among them (axe reads the section too).
+    const related = page.getByRole('region', { name: 'More like this' });
+    await expect(related.getByRole('link').first()).toBeVisible();
+    await expect(
+      related.getByRole('link').filter({ hasText: 'Same author' }).first(),
+    ).toContainText('H. G. Wells');
+    expect(await related.getByRole('link').count()).toBeLessThanOrEqual(6);
     await expectNoAxeViolations(page);
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByText('Page 2 of 2')).toBeVisible();

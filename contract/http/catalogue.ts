@@ -214,6 +214,41 @@ export const itemDetailSchema = catalogueItemSchema.extend({
 });
 export type ItemDetail = z.infer<typeof itemDetailSchema>;
 
+/** Most items `GET /api/items/:id/related` lists. */
+export const RELATED_ITEMS_MAX = 6;
+
+/**
+ * Why an item is listed as related, as a person reads it: it shares an author (ignoring case), it
+ * shares a subject, or its embedding is near (a paper's abstract, another item's description).
+ */
+export const RELATED_REASONS = [
+  'Same author',
+  'Similar subject',
+  'Similar abstract',
+  'Similar description',
+] as const;
+export type RelatedReason = (typeof RELATED_REASONS)[number];
+
+/** `GET /api/items/:id/related` path: a malformed id is a 400, not a 404. */
+export const relatedItemsParamsSchema = z.object({
+  id: z.uuid({ message: 'id must be an item id (a UUID)' }),
+});
+
+/** One related item: a result card with why it is listed. */
+export const relatedItemSchema = catalogueItemSchema.extend({ reason: z.enum(RELATED_REASONS) });
+export type RelatedItem = z.infer<typeof relatedItemSchema>;
+
+/**
+ * `GET /api/items/:id/related` ("More like this"): up to {@link RELATED_ITEMS_MAX} items, most
+ * related first; `byMeaning` says whether nearness by embedding was used (when it was not, only
+ * shared authors and subjects were).
+ */
+export const relatedItemsSchema = z.object({
+  items: z.array(relatedItemSchema).max(RELATED_ITEMS_MAX),
+  byMeaning: z.boolean(),
+});
+export type RelatedItems = z.infer<typeof relatedItemsSchema>;
+
 /** `GET /api/items/:id/pages?page=N`: one page of a held text (pages count from 1). */
 export const itemPageQuerySchema = z.object({
   // The bound first, so that a page of twenty digits is told so before zod's own whole-number

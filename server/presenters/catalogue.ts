@@ -1,7 +1,14 @@
 import type { Selectable } from 'kysely';
-import type { CatalogueItem, CourseMaterial, ItemDetail, Shelf } from '#contract/http/catalogue.ts';
+import type {
+  CatalogueItem,
+  CourseMaterial,
+  ItemDetail,
+  RelatedItem,
+  Shelf,
+} from '#contract/http/catalogue.ts';
 import type { ItemChange, ManagedItem } from '#contract/http/items.ts';
 import type { CourseMaterialRow } from '../catalogue/items.ts';
+import type { RelatedRow } from '../catalogue/related.ts';
 import type { SearchRow } from '../catalogue/search.ts';
 import type { ItemChangesTable, ItemsTable } from '../db/schema.ts';
 
@@ -25,6 +32,11 @@ export function presentCatalogueItem(row: SearchRow, shelf?: Shelf): CatalogueIt
     ...(row.withdrawn_at ? { withdrawn: true } : {}),
     ...(shelf ? { shelf } : {}),
   };
+}
+
+/** A "More like this" card: a result card and why it is listed. */
+export function presentRelatedItem(row: RelatedRow, shelf?: Shelf): RelatedItem {
+  return { ...presentCatalogueItem(row, shelf), reason: row.reason };
 }
 
 const isoDate = (value: string | null) => (value === null ? undefined : value.slice(0, 10));

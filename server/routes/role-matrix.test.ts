@@ -72,6 +72,8 @@ const DRIVERS: Record<string, Driver> = {
   'GET /api/search': ({ client }) => client.get('/api/search?q=pride'),
   'GET /api/search/suggest': ({ client }) => client.get('/api/search/suggest?q=pri'),
   'GET /api/items/:id': async ({ client }) => client.get(`/api/items/${await bookWithPages()}`),
+  'GET /api/items/:id/related': async ({ client }) =>
+    client.get(`/api/items/${await bookWithPages()}/related`),
   'GET /api/items/:id/pages': async ({ client }) =>
     client.get(`/api/items/${await bookWithPages()}/pages?page=1`),
   'POST /api/items': ({ client }) =>

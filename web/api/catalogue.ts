@@ -4,6 +4,7 @@ import {
   itemDetailSchema,
   itemPageSchema,
   postBookResponseSchema,
+  relatedItemsSchema,
   searchResponseSchema,
   type ItemType,
   type PostBookRequest,
@@ -61,6 +62,16 @@ export function useItem(id: string | null) {
     queryKey: ['item', id],
     queryFn: () => apiRequest(`/items/${encodeURIComponent(id ?? '')}`, itemDetailSchema),
     enabled: id !== null,
+  });
+}
+
+/** "More like this" for an item: up to six related items, each with why. */
+export function useRelatedItems(id: string | null) {
+  return useQuery({
+    queryKey: ['item-related', id],
+    queryFn: () => apiRequest(`/items/${encodeURIComponent(id ?? '')}/related`, relatedItemsSchema),
+    enabled: id !== null,
+    staleTime: 60_000,
   });
 }
 

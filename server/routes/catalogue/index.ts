@@ -5,6 +5,8 @@ import {
   itemPageSchema,
   postBookRequestSchema,
   postBookResponseSchema,
+  relatedItemsParamsSchema,
+  relatedItemsSchema,
   searchQuerySchema,
   searchResponseSchema,
 } from '#contract/http/catalogue.ts';
@@ -18,15 +20,18 @@ import {
 } from '../../catalogue/items.ts';
 import { summariseShelves } from '../../catalogue/copies.ts';
 import { editorOf, publishCourseMaterial } from '../../catalogue/editing.ts';
+import { relatedItems } from '../../catalogue/related.ts';
 import { searchCatalogue } from '../../catalogue/search.ts';
 import { suggest } from '../../catalogue/suggest.ts';
 import { currentUser } from '../../auth/session.ts';
 import { parseInput } from '../../http/errors.ts';
+import { wakeItemEmbedding } from '../../embeddings/embed-items.ts';
 import { Refusal } from '../../refusal.ts';
 import {
   presentCatalogueItem,
   presentCourseMaterial,
   presentItemDetail,
+  presentRelatedItem,
 } from '../../presenters/catalogue.ts';
 import { presentSuggestions } from '../../presenters/suggestions.ts';
 import type { RouteContext } from '../context.ts';
@@ -146,6 +151,41 @@ export async function catalogueRoutes(
   );
 
   app.get(
+    '/items/:id/related',
+    declareRoute({
+      tag: 'catalogue',
+      summary: 'More like this: related items',
+      description:
+        'Up to 6 other items, none withdrawn, each with why it is listed: the same author, a ' +
+        "shared subject, or (`byMeaning`) an embedding near the item's. Without search by " +
+        'meaning, or before the item is embedded, only shared authors and subjects are asked. ' +
+        '400 for an id that is not a UUID; 404 for an item not in the catalogue.',
+      access: 'guest',
+      params: relatedItemsParamsSchema,
+      response: relatedItemsSchema,
+    }),
+    async (request, reply) => {
+      const { id } = parseInput(relatedItemsParamsSchema, request.params);
+      const item = await findItem(db, id, { withdrawn: true });
+      // As for its details: a withdrawn item is there only for librarians.
+      if (item.withdrawn_at !== null) {
+        const user = await currentUser(request, reply, context);
+        if (user?.role !== 'librarian') throw new Refusal(404, NO_SUCH_ITEM);
+      }
+      const related = await relatedItems(context.database, item);
+      const shelves = await summariseShelves(
+        db,
+        related.rows.map((row) => row.id),
+        context.now(),
+      );
+      return {
+        items: related.rows.map((row) => presentRelatedItem(row, shelves.get(row.id))),
+        byMeaning: related.byMeaning,
+      };
+    },
+  );
+
+  app.get(
     '/items/:id/pages',
     declareRoute({
       tag: 'catalogue',
@@ -189,6 +229,7 @@ export async function catalogueRoutes(
       const user = signedInCaller(request);
       const body = parseInput(postBookRequestSchema, request.body);
       const row = await publishCourseMaterial(db, body, editorOf(user));
+      wakeItemEmbedding(context, request.log);
       return { success: true as const, payload: presentCourseMaterial(row) };
     },
   );

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { useItem, useItemPage } from '../../api/catalogue.ts';
 import { Cover } from '../../components/catalogue/cover.tsx';
+import { MoreLikeThis } from '../../components/catalogue/more-like-this.tsx';
 import { PageText } from '../../components/catalogue/page-text.tsx';
 import { Pager } from '../../components/catalogue/pager.tsx';
 import { ReserveCopyLink, shelfPlaces, shelfText } from '../../components/catalogue/shelf.tsx';
@@ -89,6 +90,7 @@ export function BookDetail({ id, onBack }: { id: string; onBack: () => void }) {
           ) : (
             <p className={styles.status}>No content available for this book.</p>
           )}
+          <MoreLikeThis itemId={item.data.id} heading="h3" />
         </>
       )}
     </section>

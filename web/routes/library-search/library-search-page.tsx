@@ -134,7 +134,7 @@ function CourseCard({ material }: { material: CourseMaterial }) {
   // The link opens in a new tab as it is: only a web page's address may (never `javascript:`).
   const link = webAddress(material.driveLink);
   const open = () => {
-    if (link) void navigate(ROUTES.reader, { state: { driveLink: link } });
+    if (link) void navigate(ROUTES.reader, { state: { driveLink: link, itemId: material._id } });
   };
   return (
     <div
@@ -349,7 +349,12 @@ export function LibrarySearchPage() {
     return (
       <div className={`container ${styles.detailPage}`}>
         <h1 className="visually-hidden">Library search</h1>
-        <BookDetail id={params.item} onBack={() => params.update({ item: null })} />
+        {/* Keyed by item: a related item opened from "More like this" starts at its first page. */}
+        <BookDetail
+          key={params.item}
+          id={params.item}
+          onBack={() => params.update({ item: null })}
+        />
       </div>
     );
   }

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useCurrentUser } from '../../api/session.ts';
 import { FormMessage, formStyles } from '../../components/forms/fields.tsx';
+import { MoreLikeThis } from '../../components/catalogue/more-like-this.tsx';
 import { pageStyles } from '../../components/page/page-header.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
@@ -16,6 +17,15 @@ function linkFromState(state: unknown): string {
   return '';
 }
 
+/** The catalogue item the reader was opened from (a course material), when it was. */
+function itemFromState(state: unknown): string | null {
+  if (typeof state === 'object' && state !== null && 'itemId' in state) {
+    const { itemId } = state as { itemId: unknown };
+    if (typeof itemId === 'string' && itemId !== '') return itemId;
+  }
+  return null;
+}
+
 /** Notes stay in this browser only, per person and per document. */
 const notesKey = (userId: string, fileId: string) => `digi.notes.${userId}.${fileId}`;
 
@@ -25,6 +35,9 @@ export function ReaderPage() {
   const location = useLocation();
   const { data: user } = useCurrentUser();
   const [link, setLink] = useState(() => linkFromState(location.state));
+  // Only while the document it was opened with is shown: another link is not that item.
+  const itemId = itemFromState(location.state);
+  const openedLink = linkFromState(location.state);
   const [draft, setDraft] = useState(link);
   const linkId = useId();
   const fileId = link ? driveFileId(link) : null;
@@ -78,6 +91,7 @@ export function ReaderPage() {
         {/* Keyed by document: each one's notes load fresh when another is opened. */}
         <NotesPane key={key ?? 'none'} storageKey={key} />
       </div>
+      {itemId && link === openedLink ? <MoreLikeThis itemId={itemId} /> : null}
     </div>
   );
 }
