@@ -17,7 +17,8 @@ import { serveWebApp } from './http/web-app.ts';
 import { mountRealtime, userRoom } from './realtime/index.ts';
 import { watchGrants } from './users/grants.ts';
 import { catalogueImportJob } from './catalogue/import/uploads.ts';
-import { startJobQueue } from './jobs/queue.ts';
+import { startJobQueue, type JobQueue } from './jobs/queue.ts';
+import { embedItemsJob, queueItemEmbedding, wakeItemEmbedding } from './embeddings/embed-items.ts';
 import type { RouteContext } from './routes/context.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { catalogueRoutes } from './routes/catalogue/index.ts';
@@ -52,6 +53,8 @@ declare module 'fastify' {
      * (hidden from the document: `/api/docs/reference/*`).
      */
     apiRoutes: readonly string[];
+    /** The job queue: the process entry queues the start-up work on it (server/index.ts). */
+    jobs: JobQueue;
   }
 }
 
@@ -188,11 +191,22 @@ export async function buildApp({
         app.log.warn({ err: error }, 'the bells could not be updated'),
       ),
   });
+  // Search by meaning's vectors, made in the background after anything adds or changes items.
+  // The closures read `jobs` only when a job runs, after it exists.
+  const embedding = embedItemsJob({
+    database,
+    log: app.log,
+    requeue: () => queueItemEmbedding({ jobs, database }),
+  });
+  const imports = catalogueImportJob(database.db, {
+    onImported: () => wakeItemEmbedding({ jobs, database }, app.log),
+  });
   const jobs = startJobQueue(
     database,
-    [catalogueImportJob(database.db), notices, popularityJob(database.db)],
+    [imports, notices, popularityJob(database.db), embedding],
     app.log,
   );
+  app.decorate('jobs', jobs);
   app.addHook('onClose', async () => jobs.stop());
   const context: RouteContext = { config, database, auth, mailer, jobs, now, moderationWords };
   guardDeclaredRoutes(app, (request, reply, access) => {

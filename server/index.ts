@@ -5,6 +5,7 @@ import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemoData } from './db/seed.ts';
 import { searchByMeaningWarning } from './db/vector.ts';
+import { queueItemEmbedding } from './embeddings/embed-items.ts';
 import { closeSharedEmbedder } from './embeddings/embedder.ts';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -93,6 +94,11 @@ async function main(): Promise<void> {
       host: config.host,
       listenTextResolver: listeningText(config.publicUrl),
     });
+    // The demo library, or items imported while the server was down, get their vectors for
+    // search by meaning in the background while the server answers.
+    void queueItemEmbedding({ jobs: app.jobs, database }).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'the embedding job was not queued; the sweeper queues it soon'),
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { pruneAbandonedUploads } from './catalogue/import/uploads.ts';
 import { queueHourlyPopularity } from './catalogue/popularity.ts';
 import type { DatabaseHandle } from './db/client.ts';
+import { queueItemEmbedding } from './embeddings/embed-items.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
 import type { JobQueue } from './jobs/queue.ts';
@@ -33,8 +34,9 @@ export async function sweep(database: DatabaseHandle, now: Date): Promise<number
  * Sweeps once a minute while the server runs. Reads never depend on it (each query checks the
  * time itself); it keeps statuses truthful for the desk, the tables small, and the e-mail and IP
  * addresses in rate-limit keys no longer than their window. It also queues the minute's notices
- * job (decision 031): once per minute whatever the number of processes, by a singleton key; and
- * the hourly recount of circulation, for search's ties, the same way.
+ * job (decision 031): once per minute whatever the number of processes, by a singleton key; the
+ * hourly recount of circulation, for search's ties, the same way; and every few minutes the
+ * embedding of items for search by meaning.
  */
 export function startSweeper(
   app: FastifyInstance,
@@ -55,6 +57,14 @@ export function startSweeper(
       );
       await queueHourlyPopularity(context.jobs).catch((error: unknown) =>
         app.log.warn({ err: error }, 'the popularity recount was not queued; it is again soon'),
+      );
+      // A safety net: edits and imports queue the embedding themselves, but not a command-line
+      // import, nor a run that a crash cut short.
+      await queueItemEmbedding(
+        { jobs: context.jobs, database: context.database },
+        { periodic: true },
+      ).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'the embedding job was not queued; it is again soon'),
       );
     }
   };

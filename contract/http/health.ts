@@ -7,6 +7,12 @@ import { z } from 'zod';
 export const searchByMeaningStatusSchema = z.object({
   available: z.boolean(),
   reason: z.string().optional(),
+  /**
+   * While it is on: items whose meaning is stored (searchable by meaning), of `total` items. The
+   * server embeds them in the background; optional, as older servers do not say.
+   */
+  embedded: z.number().int().nonnegative().optional(),
+  total: z.number().int().nonnegative().optional(),
 });
 
 /** `GET /api/health`: answered after the server has checked its database. */

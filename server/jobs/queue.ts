@@ -36,6 +36,12 @@ export interface JobSpec<Data extends object> {
   /** Seconds a job may run before pg-boss counts it failed (and retries it, if any are left). */
   expireInSeconds: number;
   retryLimit: number;
+  /**
+   * pg-boss's queue policy; 'standard' unless given. 'stately': at most one job of the kind (per
+   * singleton key) waiting and one running at a time across every process sharing the database,
+   * further sends queueing nothing while one waits. Set when the queue is first created.
+   */
+  policy?: 'standard' | 'stately';
   /** Never set: it carries `Data`'s type, so `send` takes only that kind's data. */
   readonly data?: Data;
 }
@@ -103,6 +109,7 @@ export function startJobQueue(
         name: kind.name,
         expireInSeconds: kind.expireInSeconds,
         retryLimit: kind.retryLimit,
+        ...(kind.policy ? { policy: kind.policy } : {}),
       });
       const workerId = await boss.work<object>(
         kind.name,

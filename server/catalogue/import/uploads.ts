@@ -268,11 +268,24 @@ export const CATALOGUE_IMPORT_JOB: JobSpec<UploadJob> = {
   retryLimit: 2,
 };
 
-/** CATALOGUE_IMPORT_JOB with what runs it, on this database. */
-export function catalogueImportJob(db: Kysely<Database>): JobKind<UploadJob> {
+/**
+ * CATALOGUE_IMPORT_JOB with what runs it, on this database. `onImported` follows every import
+ * that ended (done or failed: a failed one may have written items before its error), such as
+ * queueing the embedding of the new items for search by meaning.
+ */
+export function catalogueImportJob(
+  db: Kysely<Database>,
+  options: { onImported?: () => void } = {},
+): JobKind<UploadJob> {
   return {
     ...CATALOGUE_IMPORT_JOB,
-    run: (data, stopping) => runUploadedImport(db, data.importId, stopping),
+    async run(data, stopping) {
+      try {
+        await runUploadedImport(db, data.importId, stopping);
+      } finally {
+        if (!stopping()) options.onImported?.();
+      }
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import {
   NOT_YOUR_MATERIAL,
   setWithdrawn,
 } from '../../catalogue/editing.ts';
+import { wakeItemEmbedding } from '../../embeddings/embed-items.ts';
 import { parseInput } from '../../http/errors.ts';
 import { presentItemChange, presentManagedItem } from '../../presenters/catalogue.ts';
 import type { RouteContext } from '../context.ts';
@@ -48,6 +49,7 @@ export async function itemRoutes(app: DeclaringInstance, context: RouteContext):
       const caller = signedInCaller(request);
       const fields = parseInput(itemCreateSchema, request.body);
       const row = await createItem(db, fields, editorOf(caller));
+      wakeItemEmbedding(context, request.log);
       reply.code(201);
       return presentManagedItem(row);
     },
@@ -84,7 +86,10 @@ export async function itemRoutes(app: DeclaringInstance, context: RouteContext):
     async (request) => {
       const caller = signedInCaller(request);
       const fields = parseInput(itemUpdateSchema, request.body);
-      return presentManagedItem(await editItem(db, request.params.id, fields, editorOf(caller)));
+      const row = await editItem(db, request.params.id, fields, editorOf(caller));
+      // An edit that changed nothing leaves the job nothing to do: it ends at its first read.
+      wakeItemEmbedding(context, request.log);
+      return presentManagedItem(row);
     },
   );
 

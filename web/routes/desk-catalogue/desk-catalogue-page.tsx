@@ -13,6 +13,7 @@ import type { CatalogueState } from './catalogue-item-page.tsx';
 import styles from './desk-catalogue.module.css';
 import { ImportSection } from './import-section.tsx';
 import { ITEM_TYPE_LABELS } from './labels.ts';
+import { SearchByMeaningLine } from './search-by-meaning-line.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -129,6 +130,7 @@ export function DeskCataloguePage() {
           </ButtonLink>
         }
       />
+      <SearchByMeaningLine />
       <form role="search" className={styles.searchForm} onSubmit={onSubmit}>
         <div className={`${formStyles.field} ${styles.searchWords}`}>
           <label htmlFor={ids.q} className={formStyles.label}>

@@ -11,7 +11,9 @@ import {
   type CatalogueImport,
   type UploadKind,
 } from '#contract/http/imports.ts';
+import type { HealthResponse } from '#contract/http/health.ts';
 import { ApiError } from '../../api/client.ts';
+import { preparingMeaning, useHealth } from '../../api/health.ts';
 import { IMPORTS_KEY, importRunning, uploadImportFile, useImports } from '../../api/imports.ts';
 import { formStyles } from '../../components/forms/fields.tsx';
 import { StatusBadge, type StatusTone } from '../../components/records/status-badge.tsx';
@@ -84,8 +86,28 @@ export function importSummary(entry: CatalogueImport): string {
   return `${rows(counts.rows)} read: ${parts.join(', ')}.${copyText}`;
 }
 
+/**
+ * Whether an import's report says its items are still being prepared for search by meaning: a
+ * MARC import that added or changed items, while the server is still embedding some.
+ */
+export function preparingImportedItems(
+  entry: CatalogueImport,
+  health: HealthResponse | undefined,
+): boolean {
+  const counts = entry.report?.counts;
+  return (
+    entry.state === 'done' &&
+    entry.kind === 'marc' &&
+    counts !== undefined &&
+    counts.inserted + counts.updated > 0 &&
+    preparingMeaning(health)
+  );
+}
+
 /** One import in the list: file, who and when, its state, and its report's bad rows. */
 function ImportEntry({ entry }: { entry: CatalogueImport }) {
+  // The same answer as the screen's search-by-meaning line: no request of its own.
+  const health = useHealth();
   const [label, tone] = STATE_LABELS[entry.state];
   const position = entry.kind === 'marc' ? 'Record' : 'Line';
   const running = importRunning(entry);
@@ -112,6 +134,12 @@ function ImportEntry({ entry }: { entry: CatalogueImport }) {
         />
       ) : null}
       <p>{importSummary(entry)}</p>
+      {preparingImportedItems(entry, health.data) ? (
+        <p className={styles.muted}>
+          The new and changed items are being prepared for search by meaning: they can be found by
+          their words already.
+        </p>
+      ) : null}
       {bad.length > 0 ? (
         <details>
           <summary>

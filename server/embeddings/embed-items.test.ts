@@ -1,0 +1,300 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import type { DatabaseHandle } from '../db/client.ts';
+import { prepareVectorSearch } from '../db/vector.ts';
+import { startJobQueue } from '../jobs/queue.ts';
+import { presentHealth } from '../presenters/health.ts';
+import { createTestApp } from '../test/app.ts';
+import { openTestDatabase, testDatabaseKinds } from '../test/databases.ts';
+import { signedInPerson } from '../test/factories.ts';
+import {
+  embedItems,
+  embedItemsJob,
+  embeddingProgress,
+  queueItemEmbedding,
+  type EmbedItemsResult,
+} from './embed-items.ts';
+import { healthResponseSchema } from '#contract/http/health.ts';
+import { managedItemSchema } from '#contract/http/items.ts';
+import { createEmbedder, EMBEDDING_MODEL, type Embedder } from './embedder.ts';
+import { embeddingText, textHash } from './item-text.ts';
+
+const silent = { info: () => {}, warn: () => {} };
+const FIXTURES = path.join(import.meta.dirname, '..', 'catalogue', 'import', 'fixtures');
+
+// One model for the file: it loads in about a second with its first call.
+let embedder: Embedder;
+beforeAll(async () => {
+  embedder = createEmbedder();
+  await embedder.embed(['warm up']);
+});
+afterAll(() => embedder.close());
+
+describe.each(testDatabaseKinds())('embedding the catalogue on %s', (kind) => {
+  let handle: DatabaseHandle;
+  beforeEach(async () => {
+    handle = await openTestDatabase(kind);
+  });
+  afterEach(() => handle.close());
+
+  const run = (
+    options: { batchSize?: number; scanWindow?: number; stopping?: () => boolean } = {},
+  ) => embedItems(handle, { embedder, log: silent, ...options });
+
+  async function addItem(
+    title: string,
+    fields: { authors?: string[]; subjects?: string[]; description?: string } = {},
+  ): Promise<string> {
+    const { id } = await handle.db
+      .insertInto('items')
+      .values({
+        kind: 'book',
+        title,
+        authors: [],
+        source: 'embed-test',
+        source_id: title,
+        ...fields,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  async function stored() {
+    const rows = await handle.db
+      .selectFrom('item_embeddings as e')
+      .innerJoin('items as i', 'i.id', 'e.item_id')
+      .select([
+        'e.item_id',
+        'e.model',
+        'e.text_hash',
+        'e.embedding',
+        'e.embedded_at',
+        'i.updated_at',
+      ])
+      .execute();
+    return new Map(rows.map((row) => [row.item_id, row]));
+  }
+
+  const nothing: Omit<EmbedItemsResult, 'skipped'> = {
+    embedded: 0,
+    refreshed: 0,
+    unfinished: false,
+  };
+
+  it('embeds every item, 512 unit numbers with the model and the hash of its text, then nothing', async () => {
+    const ids = [
+      await addItem('Pride and Prejudice', { authors: ['Jane Austen'], subjects: ['Courtship'] }),
+      await addItem('A Brief History of Time', { description: 'Black holes and the big bang.' }),
+      await addItem('Gardening for beginners'),
+    ];
+    // A held book's text: its first page is embedded with its fields.
+    await handle.db
+      .insertInto('item_pages')
+      .values([
+        { item_id: ids[2]!, page_number: 1, content: 'Tomatoes want sun and water.' },
+        { item_id: ids[2]!, page_number: 2, content: 'Never embedded.' },
+      ])
+      .execute();
+    await handle.db.updateTable('items').set({ page_count: 2 }).where('id', '=', ids[2]!).execute();
+
+    // Batches of two, windows of two ids: the keyset walks on past the first batch and window.
+    expect(await run({ batchSize: 2, scanWindow: 2 })).toEqual({
+      ...nothing,
+      embedded: 3,
+      skipped: 0,
+    });
+    const rows = await stored();
+    expect(rows.size).toBe(3);
+    for (const row of rows.values()) {
+      expect(row.model).toBe(EMBEDDING_MODEL);
+      expect(row.embedding).toHaveLength(512);
+      expect(Math.hypot(...row.embedding)).toBeCloseTo(1, 4);
+      // The marker is the item's own `updated_at`, to the microsecond.
+      expect(row.embedded_at.getTime()).toBe(row.updated_at.getTime());
+    }
+    const garden = embeddingText(
+      { title: 'Gardening for beginners', authors: [], subjects: [], description: null },
+      ['Tomatoes want sun and water.'],
+    );
+    expect(rows.get(ids[2]!)?.text_hash).toBe(textHash(garden, EMBEDDING_MODEL));
+
+    expect(await run()).toEqual({ ...nothing, skipped: 0 });
+    expect(await embeddingProgress(handle.db)).toEqual({ embedded: 3, total: 3 });
+  });
+
+  it('embeds again only the item whose text changed, and keeps the vector of one whose text did not', async () => {
+    const [first, second] = [await addItem('Moby Dick'), await addItem('War and Peace')];
+    await run();
+    const before = await stored();
+
+    // As editItem does (server/catalogue/editing.ts): the change bumps `updated_at`.
+    await handle.db
+      .updateTable('items')
+      .set({ title: 'Moby-Dick; or, The Whale', updated_at: new Date() })
+      .where('id', '=', first)
+      .execute();
+    expect(await run()).toEqual({ ...nothing, embedded: 1, skipped: 0 });
+    const after = await stored();
+    expect(after.get(first)?.text_hash).not.toBe(before.get(first)?.text_hash);
+    expect(after.get(first)?.embedding).not.toEqual(before.get(first)?.embedding);
+    expect(after.get(second)).toEqual(before.get(second));
+
+    // A year changes no embedded word: only the marker moves, by the database's clock this time.
+    await handle.db
+      .updateTable('items')
+      .set({ year: 1869, updated_at: new Date(Date.now() + 1) })
+      .where('id', '=', second)
+      .execute();
+    expect(await run()).toEqual({ ...nothing, refreshed: 1, skipped: 0 });
+    expect((await stored()).get(second)?.embedding).toEqual(before.get(second)?.embedding);
+    expect(await run()).toEqual({ ...nothing, skipped: 0 });
+  });
+
+  it('forgets a deleted item, and skips an item with no text without reading it again and again', async () => {
+    const gone = await addItem('Ulysses');
+    await addItem('Dubliners');
+    // A title of spaces and nothing else: nothing to embed.
+    const blank = await addItem('   ');
+    await run();
+    await handle.db.deleteFrom('items').where('id', '=', gone).execute();
+    const rows = await stored();
+    expect(rows.size).toBe(1);
+    expect(rows.has(blank)).toBe(false);
+    // Each run passes it once and ends.
+    expect(await run({ batchSize: 1 })).toEqual({ ...nothing, skipped: 1 });
+    expect(await run({ batchSize: 1, scanWindow: 1 })).toEqual({ ...nothing, skipped: 1 });
+    // It counts in the total (embeddingProgress says why): one of two ready.
+    expect(await embeddingProgress(handle.db)).toEqual({ embedded: 1, total: 2 });
+
+    // An item whose text is emptied loses its vector.
+    await handle.db
+      .updateTable('items')
+      .set({ title: ' ', updated_at: new Date() })
+      .where('title', '=', 'Dubliners')
+      .execute();
+    await run();
+    expect((await stored()).size).toBe(0);
+  });
+
+  it('stops between batches when the server is stopping, and goes on from the table next time', async () => {
+    for (const title of ['Emma', 'Persuasion', 'Sense and Sensibility']) await addItem(title);
+    let stop = false;
+    // The server begins stopping once the first batch's vectors are back.
+    const stopsAfterOne: Embedder = {
+      ...embedder,
+      embed: async (texts) => {
+        const vectors = await embedder.embed(texts);
+        stop = true;
+        return vectors;
+      },
+    };
+    const first = await embedItems(handle, {
+      embedder: stopsAfterOne,
+      batchSize: 1,
+      stopping: () => stop,
+    });
+    expect(first).toEqual({ embedded: 1, refreshed: 0, skipped: 0, unfinished: true });
+    expect(await embeddingProgress(handle.db)).toEqual({ embedded: 1, total: 3 });
+    expect(await run()).toEqual({ ...nothing, embedded: 2, skipped: 0 });
+    expect(await embeddingProgress(handle.db)).toEqual({ embedded: 3, total: 3 });
+
+    // A model that takes long is not waited for once the server is stopping.
+    await handle.db
+      .updateTable('items')
+      .set({ title: 'Mansfield Park', updated_at: new Date() })
+      .where('title', '=', 'Emma')
+      .execute();
+    const stuck: Embedder = { ...embedder, embed: () => new Promise(() => {}) };
+    const started = performance.now();
+    setTimeout(() => (stop = true), 50);
+    stop = false;
+    const given = await embedItems(handle, { embedder: stuck, stopping: () => stop });
+    expect(given).toEqual({ embedded: 0, refreshed: 0, skipped: 0, unfinished: true });
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('does nothing where search by meaning is off', async () => {
+    await addItem('Middlemarch');
+    await prepareVectorSearch(handle, { availableExtensions: [] });
+    expect(handle.searchByMeaning.available).toBe(false);
+    expect(await run()).toEqual({ ...nothing, skipped: 0 });
+    expect((await stored()).size).toBe(0);
+  });
+
+  it('runs as a job from the queue, one at a time, and health shows the progress', async () => {
+    const log = pino({ level: 'silent' });
+    await addItem('The Origin of Species');
+    await addItem('The Voyage of the Beagle');
+    const jobs = startJobQueue(
+      handle,
+      [embedItemsJob({ database: handle, log, embedder, requeue: async () => {} })],
+      log,
+    );
+    try {
+      await queueItemEmbedding({ jobs, database: handle });
+      // A second send while the first waits or runs queues nothing (the 'stately' policy).
+      await queueItemEmbedding({ jobs, database: handle });
+      await expect
+        .poll(() => embeddingProgress(handle.db), { timeout: 20_000, interval: 200 })
+        .toEqual({ embedded: 2, total: 2 });
+    } finally {
+      await jobs.stop();
+    }
+    expect(presentHealth(kind, { available: true }, { embedded: 2, total: 2 })).toMatchObject({
+      searchByMeaning: { available: true, embedded: 2, total: 2 },
+    });
+  });
+
+  it('embeds an item a librarian adds or retitles, in the background, and health counts it', async () => {
+    // The server's own job, with the process's shared embedder: as in production.
+    const testApp = await createTestApp(kind);
+    try {
+      const librarian = await signedInPerson(testApp, 'librarian');
+      const created = await librarian.client.post('/api/items', {
+        type: 'book',
+        title: 'The Waves',
+        authors: ['Virginia Woolf'],
+      });
+      expect(created.statusCode).toBe(201);
+      const { id } = managedItemSchema.parse(created.json());
+      const hashOf = async () =>
+        (
+          await testApp.database.db
+            .selectFrom('item_embeddings')
+            .select('text_hash')
+            .where('item_id', '=', id)
+            .executeTakeFirst()
+        )?.text_hash;
+      await expect.poll(hashOf, { timeout: 20_000, interval: 200 }).toBeDefined();
+      const first = await hashOf();
+
+      const edited = await librarian.client.patch(`/api/items/${id}`, { title: 'The Years' });
+      expect(edited.statusCode).toBe(200);
+      await expect.poll(hashOf, { timeout: 20_000, interval: 200 }).not.toBe(first);
+
+      const health = await testApp.app.inject({ method: 'GET', url: '/api/health' });
+      expect(healthResponseSchema.parse(health.json()).searchByMeaning).toEqual({
+        available: true,
+        embedded: 1,
+        total: 1,
+      });
+
+      // A librarian's upload: its four new records are embedded once the import is done.
+      const xml = await readFile(path.join(FIXTURES, 'marc-sample.xml'));
+      const uploaded = await librarian.client.post(
+        '/api/imports?kind=marc&name=marc-sample.xml',
+        xml,
+        { 'content-type': 'application/octet-stream' },
+      );
+      expect(uploaded.statusCode).toBe(201);
+      await expect
+        .poll(() => embeddingProgress(testApp.database.db), { timeout: 30_000, interval: 200 })
+        .toEqual({ embedded: 5, total: 5 });
+    } finally {
+      await testApp.close();
+    }
+  });
+});
