@@ -158,7 +158,8 @@ describe('the server while PostgreSQL is down for 10 seconds', () => {
       await sleep(250);
     }
     const after = await calls();
-    expect(after.health.body).toEqual({ status: 'ok', database: 'postgres' });
+    // Beside them, whether search by meaning is on here (it depends on pgvector being installed).
+    expect(after.health.body).toMatchObject({ status: 'ok', database: 'postgres' });
     expect(after.search.status).toBe(200);
     expect((after.search.body as { items: unknown[] }).items.length).toBeGreaterThan(0);
     expect(after.me.body).toMatchObject({ user: { email: ada.email.toLowerCase() } });

@@ -4,6 +4,7 @@ import { backfillNameSkeletons } from './commands/backfill-name-skeletons.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemoData } from './db/seed.ts';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { searchByMeaningWarning } from './db/vector.ts';
 import { queueItemEmbedding } from './embeddings/embed-items.ts';
 import { closeSharedEmbedder } from './embeddings/embedder.ts';
@@ -87,6 +88,18 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  // pg-boss marks a job done or failed without waiting for the statement (its manager's
+  // `complete`/`fail`), so a job that ends while the database is down rejects where nobody
+  // listens, and Node would end the server. The server stays up through an outage (the job is
+  // retried once its expiry passes); anything else unhandled still ends it, as before.
+  process.on('unhandledRejection', (reason) => {
+    if (isDatabaseUnavailable(reason)) {
+      app.log.warn({ err: reason }, 'background work failed: the database is unavailable');
+      return;
+    }
+    app.log.fatal({ err: reason }, 'unhandled rejection');
+    process.exit(1);
+  });
 
   try {
     await app.listen({
