@@ -39,10 +39,12 @@ export const EMBEDDING_BATCH_CHARACTERS = 2_000;
 export const EMBEDDING_MAX_CHARACTERS = 4_000;
 
 /**
- * The embedding thread's nice value (Linux): as the password threads' (server/auth/password.ts),
- * so a bulk embedding of the catalogue takes only the core the requests leave.
+ * The embedding thread's nice value (Linux): the lowest priority there is, below the password
+ * threads' 10 (server/auth/password.ts), so a bulk embedding of the catalogue takes only the CPU
+ * that requests and sign-ins leave. At 10 it took an equal share beside sign-ups' hashing, and a
+ * burst of sign-ups on a busy 2-core machine waited seconds.
  */
-export const EMBEDDING_THREAD_NICE = 10;
+export const EMBEDDING_THREAD_NICE = 19;
 
 /**
  * The thread and its model go after this long without work (a process measured 216 MB resident
