@@ -96,7 +96,21 @@ export function startJobQueue(
   kinds: readonly JobKind<object>[],
   log: FastifyBaseLogger,
 ): JobQueue {
-  const boss = new PgBoss(bossOptions(handle, { migrate: false, supervise: true }));
+  // pg-boss marks a job done or failed without awaiting the statement; the statements it has
+  // in flight are kept so that stopping waits for them before the database may be closed.
+  const inFlight = new Set<Promise<unknown>>();
+  const boss = new PgBoss({
+    ...bossOptions(handle, { migrate: false, supervise: true }),
+    db: {
+      executeSql: (text: string, values: unknown[]) => {
+        const statement = handle.executeSql(text, values);
+        inFlight.add(statement);
+        const settled = () => inFlight.delete(statement);
+        statement.then(settled, settled);
+        return statement;
+      },
+    },
+  });
   boss.on('error', (error) =>
     log.warn({ err: error }, 'the job queue could not reach the database'),
   );
@@ -141,6 +155,7 @@ export function startJobQueue(
       stopping = true;
       await ready.catch(() => {});
       await boss.stop({ graceful: true, wait: true, close: false, timeout: STOP_TIMEOUT_MS });
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
 }
