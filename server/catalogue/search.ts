@@ -57,6 +57,23 @@ export interface SearchResult {
   correctedQuery?: string;
 }
 
+/** How a search runs, beyond what was asked. */
+export interface SearchOptions {
+  /** Withdrawn items too (a librarian's desk). */
+  withdrawn?: boolean;
+  now?: Date;
+  /**
+   * Embeds the query for search by meaning (hybrid ranking); without it, or where the database
+   * has no vector index, the search ranks by words alone.
+   */
+  meaning?: QueryMeaning;
+}
+
+/** Turns a query's text into its sentence embedding (unit length, as the items' are). */
+export interface QueryMeaning {
+  embed(text: string): Promise<Float32Array>;
+}
+
 /**
  * The words of a query, lower-cased, letters (with their accents) and digits only: safe to hand
  * to `to_tsquery`. Apostrophes join a word ("Who's" is 'whos'), as `digi_title_text` reads titles.
@@ -127,7 +144,7 @@ function ofType(tsquery: RawBuilder<unknown>, type: ItemType | undefined): RawBu
 export async function searchCatalogue(
   db: Kysely<Database>,
   query: SearchQuery,
-  { withdrawn = false, now = new Date() }: { withdrawn?: boolean; now?: Date } = {},
+  { withdrawn = false, now = new Date() }: SearchOptions = {},
 ): Promise<SearchResult> {
   // A query that is an ISBN, either form, looks up the book stored under its ISBN-13 instead; an
   // arXiv identifier, its paper.
