@@ -7,6 +7,7 @@ import { requireIdentity, requireUser } from './auth/session.ts';
 import type { SocketBudgets } from './chat/event-budget.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
+import { SEARCH_BY_MEANING_TURNED_OFF } from './db/vector.ts';
 import { answerFrameworkError, installErrorHandler } from './http/errors.ts';
 import { RequestLog } from './http/request-log.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
@@ -19,6 +20,7 @@ import { watchGrants } from './users/grants.ts';
 import { catalogueImportJob } from './catalogue/import/uploads.ts';
 import { startJobQueue, type JobQueue } from './jobs/queue.ts';
 import { embedItemsJob, queueItemEmbedding, wakeItemEmbedding } from './embeddings/embed-items.ts';
+import { sharedEmbedder, type Embedder } from './embeddings/embedder.ts';
 import type { RouteContext } from './routes/context.ts';
 import { authRoutes } from './routes/auth/index.ts';
 import { catalogueRoutes } from './routes/catalogue/index.ts';
@@ -75,6 +77,11 @@ export interface AppOptions {
   now?: () => Date;
   /** The socket event budgets: the contract's, unless a test of other rules lifts them. */
   socketBudgets?: SocketBudgets;
+  /**
+   * What turns texts into vectors for search by meaning: the process's shared model unless given
+   * (tests give a small deterministic one, server/test/embedder.ts).
+   */
+  embedder?: Embedder;
 }
 
 /**
@@ -87,6 +94,7 @@ export async function buildApp({
   webRoot = DEFAULT_WEB_ROOT,
   now: givenNow,
   socketBudgets,
+  embedder: givenEmbedder,
 }: AppOptions): Promise<FastifyInstance> {
   // With TEST_CLOCK=on (end-to-end tests only) a librarian can move the clock forward.
   const clock = config.testClock && !givenNow ? shiftableClock() : undefined;
@@ -133,6 +141,13 @@ export async function buildApp({
 
   installErrorHandler(app);
   installRouteDeclarations(app);
+
+  // The one place SEMANTIC_SEARCH is read: everything that embeds, queues the embedding job or
+  // asks for neighbours already stops when the database cannot search by meaning, so the flag
+  // only has to say it cannot, with a reason health and the start-up warning pass on. The model
+  // loads on the first `embed`, which then never comes.
+  if (!config.semanticSearch) database.searchByMeaning = SEARCH_BY_MEANING_TURNED_OFF;
+  const embedder = givenEmbedder ?? sharedEmbedder({ log: app.log });
 
   await installSecurityHeaders(app, {
     contentSecurityPolicy: {
@@ -196,6 +211,7 @@ export async function buildApp({
   const embedding = embedItemsJob({
     database,
     log: app.log,
+    embedder,
     requeue: () => queueItemEmbedding({ jobs, database }),
   });
   const imports = catalogueImportJob(database.db, {
@@ -208,7 +224,16 @@ export async function buildApp({
   );
   app.decorate('jobs', jobs);
   app.addHook('onClose', async () => jobs.stop());
-  const context: RouteContext = { config, database, auth, mailer, jobs, now, moderationWords };
+  const context: RouteContext = {
+    config,
+    database,
+    auth,
+    mailer,
+    jobs,
+    now,
+    moderationWords,
+    embedder,
+  };
   guardDeclaredRoutes(app, (request, reply, access) => {
     if (access === 'identity') return requireIdentity(request, reply, context);
     return requireUser(request, reply, context, access === 'signed-in' ? [] : access);

@@ -11,6 +11,7 @@ describe('loadConfig', () => {
     expect(config.publicUrl).toBe('http://localhost:3000');
     expect(config.logLevel).toBe('info');
     expect(config.demoData).toBe(true);
+    expect(config.semanticSearch).toBe(true);
     expect(config.library.name).toBe('Digi Library');
     expect(config.library.hours).toEqual([
       'Monday-Friday: 8:00 AM-10:00 PM',
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
       PUBLIC_URL: 'https://library.example.edu/',
       LOG_LEVEL: 'warn',
       DEMO_DATA: 'false',
+      SEMANTIC_SEARCH: 'false',
       LIBRARY_NAME: 'Campus Library',
       LIBRARY_ADDRESS: '2 College Road',
       LIBRARY_PHONE: '+44 20 7946 0000',
@@ -49,6 +51,7 @@ describe('loadConfig', () => {
       publicUrl: 'https://library.example.edu',
       logLevel: 'warn',
       demoData: false,
+      semanticSearch: false,
       library: {
         name: 'Campus Library',
         address: '2 College Road',
@@ -66,6 +69,19 @@ describe('loadConfig', () => {
     });
   });
 
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['yes', true],
+    ['false', false],
+    ['0', false],
+    ['no', false],
+    // Empty is unset: the default, on.
+    ['', true],
+  ])('reads SEMANTIC_SEARCH=%s as %s', (value, expected) => {
+    expect(loadConfig({ SEMANTIC_SEARCH: value }).semanticSearch).toBe(expected);
+  });
+
   it('derives PUBLIC_URL from PORT when unset, and treats empty values as unset', () => {
     expect(loadConfig({ PORT: '4000', PUBLIC_URL: '' }).publicUrl).toBe('http://localhost:4000');
     expect(loadConfig({ DATABASE_URL: '  ' }).databaseUrl).toBeUndefined();
@@ -79,6 +95,7 @@ describe('loadConfig', () => {
     ['PUBLIC_URL', 'ftp://example.com'],
     ['LOG_LEVEL', 'loud'],
     ['DEMO_DATA', 'maybe'],
+    ['SEMANTIC_SEARCH', 'off'],
     ['LIBRARY_EMAIL', 'not-an-email'],
     ['LIBRARY_X_URL', 'javascript:alert(1)'],
     ['NODE_ENV', 'staging'],

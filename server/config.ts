@@ -52,6 +52,7 @@ const envSchema = z.object({
     .default('info'),
   DEMO_DATA: booleanText.default(true),
   TRUST_PROXY: booleanText.default(false),
+  SEMANTIC_SEARCH: booleanText.default(true),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' })
     .optional(),
@@ -121,6 +122,11 @@ export interface Config {
   demoData: boolean;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /**
+   * Search by meaning (issue 23): false leaves the embedding model unloaded and the catalogue
+   * unembedded, and search and related items answer by words, authors and subjects alone.
+   */
+  semanticSearch: boolean;
   /** Signs sessions and tokens; when unset outside production, a random one is kept in DATA_DIR. */
   authSecret: string | undefined;
   /** Where mail goes: an SMTP server, or (unset) `.eml` files in DATA_DIR/outbox. */
@@ -221,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     testClock: e.TEST_CLOCK === 'on',
     demoData: e.DEMO_DATA,
     trustProxy: e.TRUST_PROXY,
+    semanticSearch: e.SEMANTIC_SEARCH,
     smtpUrl: e.SMTP_URL,
     external: { openLibraryUrl: e.OPEN_LIBRARY_URL, booksApiUrl: e.BOOKS_API_URL },
     google:

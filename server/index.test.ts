@@ -5,6 +5,7 @@ import pg from 'pg';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CHAT_ROOMS, DEMO_ITEMS, DEMO_ROW_COUNT } from './db/demo-data.ts';
+import { SEARCH_BY_MEANING_TURNED_OFF, searchByMeaningWarning } from './db/vector.ts';
 import { createPostgresDatabase, testDatabaseKinds } from './test/databases.ts';
 import { registerOn, runServerToExit, startServerProcess } from './test/process.ts';
 
@@ -130,6 +131,33 @@ describe('the server process on the embedded database', () => {
       expect(server.logs().find((line) => line.msg === 'database ready')).toMatchObject({
         demoRowsInserted: 0,
       });
+      expect(await server.stop()).toBe(0);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('with SEMANTIC_SEARCH=false says so at start-up and in health, and loads no model', async () => {
+    const fresh = await mkdtemp(path.join(tmpdir(), 'digi-no-meaning-'));
+    try {
+      // With the demo catalogue, which a server with search by meaning starts embedding at once.
+      const server = await startServerProcess({ DATA_DIR: fresh, SEMANTIC_SEARCH: 'false' });
+      expect(await (await fetch(`${server.url}/api/health`)).json()).toEqual({
+        status: 'ok',
+        database: 'pglite',
+        searchByMeaning: SEARCH_BY_MEANING_TURNED_OFF,
+      });
+      expect(server.logs()).toContainEqual(
+        expect.objectContaining({
+          level: 40,
+          msg: searchByMeaningWarning(SEARCH_BY_MEANING_TURNED_OFF),
+        }),
+      );
+      // Long enough for the embedding job to have started and loaded the model, had it been queued.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const messages = server.logs().map((line) => line.msg);
+      expect(messages).not.toContain('embedding model loaded');
+      expect(server.logs().filter((line) => line.kind === 'embed-items')).toEqual([]);
       expect(await server.stop()).toBe(0);
     } finally {
       await rm(fresh, { recursive: true, force: true });

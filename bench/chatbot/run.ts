@@ -26,6 +26,7 @@ import { loadConfig } from '#server/config.ts';
 import { createPglite, wrapPglite } from '#server/db/client.ts';
 import { migrate } from '#server/db/migrate.ts';
 import { seedDemoData } from '#server/db/seed.ts';
+import { sharedEmbedder } from '#server/embeddings/embedder.ts';
 import type { TestApp } from '#server/test/app.ts';
 import { signedInPerson } from '#server/test/factories.ts';
 import { TestClient } from '#server/test/http.ts';
@@ -81,12 +82,15 @@ if (realData) {
   );
 }
 
-const app = await buildApp({ config, database, webRoot: '/nonexistent-web-root' });
+// The real model, as the server runs it: the answers are measured as people would get them.
+const embedder = sharedEmbedder();
+const app = await buildApp({ config, database, webRoot: '/nonexistent-web-root', embedder });
 await app.ready();
 const testApp: TestApp = {
   app,
   database,
   config,
+  embedder,
   async close() {
     await app.close();
     await database.close();

@@ -196,6 +196,16 @@ export const searchResponseSchema = z.object({
    * corrections did: "Showing results for {correctedQuery}. Search instead for {q}" (`exact`).
    */
   correctedQuery: z.string().optional(),
+  /**
+   * No item holds every word: the results hold most of them, the rarest words kept longest
+   * ("No item has every word; showing items with most of them").
+   */
+  partialMatch: z.boolean().optional(),
+  /**
+   * Some results were found by their meaning (search by meaning), not by the words: the list
+   * mixes both, ranked together.
+   */
+  byMeaning: z.boolean().optional(),
   /** Quiet notes, e.g. an outside source that did not answer. */
   notes: z.array(z.string()).optional(),
 });

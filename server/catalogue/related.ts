@@ -67,8 +67,9 @@ const sharesAny = (
 
 /**
  * "More like this" for `item`: up to {@link RELATED_ITEMS_MAX} other items that are not
- * withdrawn. When search by meaning is available and the item has an embedding, its nearest
- * neighbours by cosine distance (through the HNSW index) come first, with up to
+ * withdrawn. When search by meaning is available and the item has an embedding of `model` (the
+ * app's embedder's), its nearest neighbours of that model by cosine distance (through the HNSW
+ * index) come first, with up to
  * {@link RELATED_SAME_AUTHOR_MAX} items by the same author among them and items sharing a
  * subject after; otherwise only shared authors and subjects are asked, so a reason never claims
  * a likeness that was not measured.
@@ -76,12 +77,13 @@ const sharesAny = (
 export async function relatedItems(
   database: DatabaseHandle,
   item: Pick<SearchRow, 'id' | 'authors' | 'subjects'>,
+  model: string,
 ): Promise<Related> {
   const { db } = database;
   const authors = lowered(item.authors.slice(0, AUTHORS_ASKED));
   const subjects = lowered(item.subjects.slice(0, SUBJECTS_ASKED));
   const [neighbours, sameAuthor, sameSubject] = await Promise.all([
-    database.searchByMeaning.available ? nearestItems(db, item.id) : undefined,
+    database.searchByMeaning.available ? nearestItems(db, item.id, model) : undefined,
     authors.length > 0 ? sharing(db, item.id, 'authors', authors) : [],
     subjects.length > 0 ? sharing(db, item.id, 'subjects', subjects) : [],
   ]);
@@ -133,16 +135,22 @@ function meaningReason(row: SearchRow, subjects: readonly string[]): RelatedReas
 
 /**
  * The item's nearest neighbours by cosine distance, nearest first, withdrawn ones and the item
- * left out; undefined when the item has no embedding yet.
+ * left out; undefined when the item has no embedding of `model` yet. Vectors of two models are
+ * not comparable: after a change of model, only items embedded again meet.
  */
-async function nearestItems(db: Kysely<Database>, id: string): Promise<SearchRow[] | undefined> {
+async function nearestItems(
+  db: Kysely<Database>,
+  id: string,
+  model: string,
+): Promise<SearchRow[] | undefined> {
   const own = await db
     .selectFrom('item_embeddings')
     .select('embedding')
     .where('item_id', '=', id)
+    .where('model', '=', model)
     .executeTakeFirst();
   if (!own || own.embedding.length !== EMBEDDING_DIMENSIONS) return undefined;
-  const { rows } = await nearestStatement(id, own.embedding).execute(db);
+  const { rows } = await nearestStatement(id, own.embedding, model).execute(db);
   return rows.map(({ distance: _distance, ...row }) => row);
 }
 
@@ -150,16 +158,17 @@ async function nearestItems(db: Kysely<Database>, id: string): Promise<SearchRow
  * The k-NN statement of `nearestItems`: its ORDER BY is the index's expression word for word
  * (server/db/vector.ts), or the index is not used; the filters come after the index has answered.
  */
-export function nearestStatement(id: string, embedding: readonly number[]) {
+export function nearestStatement(id: string, embedding: readonly number[], model: string) {
   const query = `[${embedding.join(',')}]`;
   return sql<SearchRow & { distance: number }>`
     SELECT ${COLUMNS}, n.distance
-      FROM (SELECT e.item_id, e.embedding::vector(512) <=> ${query}::vector(512) AS distance
+      FROM (SELECT e.item_id, e.model, e.embedding::vector(512) <=> ${query}::vector(512) AS distance
               FROM item_embeddings e
              ORDER BY e.embedding::vector(512) <=> ${query}::vector(512)
              LIMIT ${RELATED_NEIGHBOURS}) n
       JOIN items i ON i.id = n.item_id
      WHERE i.id <> ${id} AND i.withdrawn_at IS NULL AND n.distance <= ${RELATED_MAX_DISTANCE}
+       AND n.model = ${model}
      ORDER BY n.distance, i.id`;
 }
 

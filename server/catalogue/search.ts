@@ -17,6 +17,7 @@ import {
   type FacetRow,
 } from './facets.ts';
 import { PREPARED } from '../db/prepared.ts';
+import { nearestToVector, type QueryMeaning } from './meaning.ts';
 import { normaliseIsbn } from './isbn.ts';
 import { STOP_WORDS, stopWordTypo } from './stop-words.ts';
 import { findCorrections, typoAllowance } from './typos.ts';
@@ -55,6 +56,10 @@ export interface SearchResult {
    * their corrections did ("Showing results for …").
    */
   correctedQuery?: string;
+  /** No item held every word: these hold most of them (the rarest kept longest). */
+  partialMatch?: boolean;
+  /** Items found by meaning alone, not by the words, are among these. */
+  byMeaning?: boolean;
 }
 
 /** How a search runs, beyond what was asked. */
@@ -67,11 +72,6 @@ export interface SearchOptions {
    * has no vector index, the search ranks by words alone.
    */
   meaning?: QueryMeaning;
-}
-
-/** Turns a query's text into its sentence embedding (unit length, as the items' are). */
-export interface QueryMeaning {
-  embed(text: string): Promise<Float32Array>;
 }
 
 /**
@@ -144,7 +144,7 @@ function ofType(tsquery: RawBuilder<unknown>, type: ItemType | undefined): RawBu
 export async function searchCatalogue(
   db: Kysely<Database>,
   query: SearchQuery,
-  { withdrawn = false, now = new Date() }: SearchOptions = {},
+  { withdrawn = false, now = new Date(), meaning }: SearchOptions = {},
 ): Promise<SearchResult> {
   // A query that is an ISBN, either form, looks up the book stored under its ISBN-13 instead; an
   // arXiv identifier, its paper.
@@ -163,14 +163,32 @@ export async function searchCatalogue(
   // Withdrawn items are hidden from everyone searching, unless a librarian's desk asks for them.
   if (!withdrawn) filters.push(sql`i.withdrawn_at IS NULL`);
 
-  const searched = words.length > 0 ? await searchWords(db, query, words, filters, now) : null;
+  let searched = words.length > 0 ? await searchWords(db, query, words, filters, now) : null;
+  const wordsTotal = searched?.total;
+  if (searched && meaning && hybridRanking(query, searched)) {
+    searched = await searchByMeaning(db, query, searched, filters, now, meaning);
+  }
   const found = searched ?? (await searchFilters(db, query, filters));
   const matched = searched?.matched ?? (query.type ? sql`i.kind = ${query.type}` : sql`true`);
   // A ranked word search counted its facets in its own statement.
   const facetCounts = found.facetCounts ?? (await countFacets(db, [matched, ...filters], now));
-  const { matched: _used, ...result } = { matched: undefined, ...found, facetCounts };
+  const {
+    matched: _matched,
+    terms: _terms,
+    level: _level,
+    pinned: _pinned,
+    ...result
+  } = {
+    matched: undefined,
+    terms: undefined,
+    level: undefined,
+    pinned: undefined,
+    ...found,
+    facetCounts,
+  };
+  // A correction is offered when the words found nothing, even if their meaning did.
   const suggestion =
-    result.total === 0 && words.length > 0 ? await suggestCorrection(db, words) : undefined;
+    wordsTotal === 0 && words.length > 0 ? await suggestCorrection(db, words) : undefined;
   return suggestion ? { ...result, suggestion } : result;
 }
 
@@ -212,11 +230,18 @@ const TITLE_CANDIDATES = 300;
  */
 const RANKED_HITS = 200;
 
+/**
+ * Reciprocal rank fusion's constant: an item's score is the sum over the lists of
+ * 1 / (RRF_K + its place), so the first places differ little and an item high in both lists wins
+ * (60, as Cormack, Clarke and Büttcher proposed it and most hybrid search engines use it).
+ */
+const RRF_K = 60;
+
 /** Most titles a corrected query is taken to stand for (as typed, and corrected a few ways). */
 const MEANT_TITLES = 10;
 
 /** One query word and what it may stand for. */
-interface QueryTerm {
+export interface QueryTerm {
   /** As typed, lower-cased. */
   word: string;
   /** As `to_tsquery` takes it: the last word as a prefix. */
@@ -230,6 +255,24 @@ interface QueryTerm {
    * word it stands for would not be.
    */
   dropped?: string;
+}
+
+/** Items holding some of the words: the tsquery text of a level and each term's weight. */
+export interface MatchLevel {
+  match: string;
+  weights: number[];
+}
+
+/** A word search's answer, with what a ranking by meaning needs to rank it again. */
+interface WordSearch extends SearchResult {
+  /** What the words matched, for the facets. */
+  matched: RawBuilder<unknown>;
+  /** The terms searched (with their corrections); none for a title of stop words alone. */
+  terms?: QueryTerm[];
+  /** No item held every word: the level of "most words" that found these. */
+  level?: MatchLevel;
+  /** A known item (an exact title, a title and author) was among the candidates. */
+  pinned?: boolean;
 }
 
 /** A term's part of a tsquery: the word as typed or any of its corrections. */
@@ -265,7 +308,7 @@ async function searchWords(
   words: string[],
   filters: RawBuilder<unknown>[],
   now: Date,
-): Promise<(SearchResult & { matched: RawBuilder<unknown> }) | null> {
+): Promise<WordSearch | null> {
   return db.transaction().execute(async (trx) => {
     // The planner, told that a LIMIT stops early, may prefer reading the table in order until it
     // has enough matches; when the matches sit late in the table, that reads all of it. The
@@ -277,16 +320,24 @@ async function searchWords(
     // Whether the vocabulary knows each word goes in the same statement: only a word it does not
     // know (the last one, being typed, not even as the start of a word) has its corrections
     // looked up; a search of known words (most) sends no other statement before its own.
-    const { rows } = await sql<{ nodes: number[]; known: boolean[] }>`${PREPARED}
+    const { rows } = await sql<{
+      nodes: number[];
+      known: boolean[];
+      documents: number[];
+    }>`${PREPARED}
       SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true),
              (SELECT array_agg(numnode(to_tsquery('english', w)) ORDER BY n)
               FROM unnest(${words}::text[]) WITH ORDINALITY AS t (w, n)) AS nodes,
+             (SELECT array_agg(coalesce((SELECT s.documents FROM search_words s WHERE s.word = w), 0)
+                ORDER BY n)
+              FROM unnest(${words}::text[]) WITH ORDINALITY AS t (w, n)) AS documents,
              (SELECT array_agg(EXISTS (SELECT FROM search_words s WHERE s.word = w) OR (
                 n = ${words.length} AND
                 (SELECT starts_with(s.word, w) FROM search_words s WHERE s.word >= w
                  ORDER BY s.word LIMIT 1)) ORDER BY n)
               FROM unnest(${words}::text[]) WITH ORDINALITY AS t (w, n)) AS known`.execute(trx);
     const stop = (rows[0]?.nodes ?? []).map((nodes) => Number(nodes) === 0);
+    const documents = (rows[0]?.documents ?? []).map(Number);
     const known = (rows[0]?.known ?? []).map((value) => value === true);
     const terms: QueryTerm[] = words.map((word, index) => ({
       word,
@@ -359,8 +410,126 @@ async function searchWords(
       used = more;
       result = await rankedSearch(trx, query, used, filters, now);
     }
-    const tsquery = sql`to_tsquery('english', ${termsQuery(used)})`;
-    return { ...result, matched: sql`${searchDocument} @@ ${ofType(tsquery, query.type)}` };
+    // No item holds every word: those holding most of them, the rarest words kept longest.
+    let level: MatchLevel | undefined;
+    if (result.total === 0) {
+      for (const candidate of matchLevels(used, stop, documents)) {
+        const partial = await rankedSearch(trx, query, used, filters, now, { level: candidate });
+        if (partial.total > 0) {
+          level = candidate;
+          result = { ...partial, partialMatch: true };
+          break;
+        }
+      }
+    }
+    const tsquery = sql`to_tsquery('english', ${level?.match ?? termsQuery(used)})`;
+    return {
+      ...result,
+      matched: sql`${searchDocument} @@ ${ofType(tsquery, query.type)}`,
+      terms: used,
+      ...(level ? { level } : {}),
+    };
+  });
+}
+
+/** Most choices of words a level of "most words" asks for in one tsquery. */
+const MOST_LEVELS_ASKED = 20;
+
+/**
+ * When no item holds every word of a query, the levels tried, each a tsquery text and the
+ * words' weights: items holding all but one word, then all but two, and so on down to one word.
+ * A level is every choice of that many words while there are at most {@link MOST_LEVELS_ASKED}
+ * choices (so all items holding that many are found, whichever words they miss); beyond, only
+ * the rarest words (fewest items in the vocabulary), as Meilisearch's "frequency" matching
+ * strategy drops the commonest first. Stop words and slips of them count for nothing; a query of
+ * one word has no levels.
+ */
+export function matchLevels(
+  terms: readonly QueryTerm[],
+  stop: readonly boolean[],
+  documents: readonly number[],
+): MatchLevel[] {
+  const content = terms
+    .map((_, index) => index)
+    .filter((index) => !stop[index] && terms[index]!.dropped === undefined);
+  // A rare word weighs more: ln of how much rarer than a word every item holds.
+  const weights = terms.map((_, index) =>
+    content.includes(index) ? Math.log(1 + 1_000_000 / (1 + (documents[index] ?? 0))) : 0,
+  );
+  const rarestFirst = [...content].sort(
+    (a, b) => (documents[a] ?? 0) - (documents[b] ?? 0) || a - b,
+  );
+  const levels: MatchLevel[] = [];
+  for (let size = content.length - 1; size >= 1; size -= 1) {
+    const choices =
+      choose(content.length, size) <= MOST_LEVELS_ASKED
+        ? subsets(content, size)
+        : [rarestFirst.slice(0, size).sort((a, b) => a - b)];
+    const match = choices
+      .map((choice) => `(${choice.map((index) => termQuery(terms[index]!)).join(' & ')})`)
+      .join(' | ');
+    levels.push({ match, weights });
+  }
+  return levels;
+}
+
+/** n choose k. */
+function choose(n: number, k: number): number {
+  let result = 1;
+  for (let index = 1; index <= k; index += 1) result = (result * (n - k + index)) / index;
+  return Math.round(result);
+}
+
+/** Every choice of `size` of `items`, each in the items' order. */
+function subsets(items: readonly number[], size: number): number[][] {
+  if (size === 0) return [[]];
+  if (items.length < size) return [];
+  const [first, ...rest] = items;
+  return [...subsets(rest, size - 1).map((choice) => [first!, ...choice]), ...subsets(rest, size)];
+}
+
+/**
+ * Whether a word search is ranked again with the items nearest its meaning: ranked by relevance,
+ * of words (not a title of stop words alone), and no candidate is a known item (a title exactly,
+ * or a title and its author): a search for a book by name costs nothing more, and keeps it on top.
+ */
+function hybridRanking(query: SearchQuery, searched: WordSearch): boolean {
+  return (
+    searched.terms !== undefined &&
+    !searched.pinned &&
+    (query.sort === undefined || query.sort === 'relevance')
+  );
+}
+
+/**
+ * A word search ranked again with the items nearest to the query's meaning (HNSW index), fused
+ * by reciprocal rank (`rankedSearch`). The query is embedded outside any transaction (a
+ * transaction holds PGlite's one connection). When the embedding fails (the thread died) or no
+ * item is near enough, the word search stands: its failure is logged where it is embedded.
+ */
+async function searchByMeaning(
+  db: Kysely<Database>,
+  query: SearchQuery,
+  searched: WordSearch,
+  filters: RawBuilder<unknown>[],
+  now: Date,
+  meaning: QueryMeaning,
+): Promise<WordSearch> {
+  let vector: Float32Array;
+  try {
+    vector = await meaning.embed(query.q);
+  } catch {
+    return searched;
+  }
+  return db.transaction().execute(async (trx) => {
+    const near = await nearestToVector(trx, vector, meaning.model);
+    if (near.length === 0) return searched;
+    const fused = await rankedSearch(trx, query, searched.terms!, filters, now, {
+      ...(searched.level ? { level: searched.level } : {}),
+      near,
+    });
+    const { pinned: _pinned, ...result } = fused;
+    return { ...searched, ...result };
   });
 }
 
@@ -375,7 +544,7 @@ async function searchTitleWords(
   query: SearchQuery,
   terms: QueryTerm[],
   filters: RawBuilder<unknown>[],
-): Promise<(SearchResult & { matched: RawBuilder<unknown> }) | null> {
+): Promise<WordSearch | null> {
   const text = likeliestText(terms);
   const byTitle = sql`digi_main_title_words(i.title) = digi_title_words(${text}::text)`;
   const result = await searchFilters(
@@ -406,19 +575,43 @@ async function rankedSearch(
   terms: QueryTerm[],
   filters: RawBuilder<unknown>[],
   now: Date,
-): Promise<SearchResult & { correctedQuery?: string }> {
+  {
+    level,
+    near = [],
+  }: {
+    /** Not every word: items holding some of them (`matchLevels`), most weight first. */
+    level?: MatchLevel;
+    /** Ids of the items nearest the query's meaning, nearest first: fused by reciprocal rank. */
+    near?: readonly string[];
+  } = {},
+): Promise<SearchResult & { pinned: boolean }> {
   const limit = SEARCH_COUNT_LIMIT;
   const filtered = filters.length > 0 ? sql`AND ${sql.join(filters, sql` AND `)}` : sql``;
   const offset = (query.page - 1) * query.pageSize;
   const pageRows = Math.max(0, Math.min(query.pageSize, limit - offset));
-  const tsquery = sql`to_tsquery('english', ${termsQuery(terms)})`;
+  const tsquery = sql`to_tsquery('english', ${level?.match ?? termsQuery(terms)})`;
   // The same with the last word whole, not as a prefix: 'life' finds 'Run for Your Life' before
   // 'Lifeguard'.
   const last = terms.at(-1)!;
-  const whole = sql`to_tsquery('english', ${termsQuery([
-    ...terms.slice(0, -1),
-    { ...last, typed: last.word },
-  ])})`;
+  const whole = level
+    ? tsquery
+    : sql`to_tsquery('english', ${termsQuery([...terms.slice(0, -1), { ...last, typed: last.word }])})`;
+  // Of some of the words, the weight of those held: all levels' items hold as many, this says
+  // which (the rarer the better).
+  const held = level
+    ? sql.join(
+        terms.flatMap((term, index) =>
+          (level.weights[index] ?? 0) > 0
+            ? [
+                sql`${level.weights[index]}::float8 * (i.search @@ to_tsquery('english', ${termQuery(term)}))::int`,
+              ]
+            : [],
+        ),
+        sql` + `,
+      )
+    : sql`0`;
+  const meant = near.length > 0;
+  const nearIds = sql`${[...near]}::uuid[]`;
   const title = sql`ts_filter(i.search, '{a}')`;
   // Every word and correction, as lexemes: a title holding none but these is an exact one.
   const everyWord = terms
@@ -491,6 +684,21 @@ async function rankedSearch(
       )`
     : sql``;
   const counted = query.type ? sql`any_type` : sql`hits`;
+  // Items near the query's meaning that the words did not find: of any type (for the counts per
+  // type), and of the type searched (the results). An item the words found beyond the limit is
+  // neither, as it is not counted among the words' either.
+  const nearHits = meant
+    ? sql`, near_any AS MATERIALIZED (
+        SELECT i.id, i.kind, i.year, i.subjects, ${freeNow(now)} AS free FROM items i
+        WHERE i.id = ANY (${nearIds}) AND NOT (${searchDocument} @@ ${tsquery}) ${filtered}
+      ),
+      near_hits AS MATERIALIZED (SELECT * FROM near_any ${query.type ? sql`WHERE kind = ${query.type}` : sql``})`
+    : sql`, near_any AS (SELECT NULL::uuid AS id, NULL::text AS kind WHERE false),
+      near_hits AS (SELECT NULL::uuid AS id WHERE false)`;
+  const allHits = meant
+    ? sql`, all_hits AS MATERIALIZED (SELECT id, kind, year, subjects, free FROM hits
+           UNION ALL SELECT id, kind, year, subjects, free FROM near_hits)`
+    : sql``;
   const order = (alias: string) => {
     const a = sql.raw(alias);
     // Relevance comes in tiers: fewest corrections; the title exactly as typed; the title's words
@@ -498,7 +706,7 @@ async function rankedSearch(
     // authors. Within a tier the more popular comes first ('Legend' by Marie Lu or by David
     // Gemmell; 'christie death'), then, of two exact titles, the shorter, nearer what was typed
     // ('Tales of the City' before 'More Tales of the City': 'more' is a stop word), then rank.
-    return sql`${sortFirst(query.sort, alias)} ${a}.corrections, ${a}.verbatim DESC, ${a}.exact DESC,
+    return sql`${sortFirst(query.sort, alias)} ${a}.held DESC, ${a}.corrections, ${a}.verbatim DESC, ${a}.exact DESC,
       ${a}.exact_main DESC, ${a}.exact_with_author DESC, ${a}.in_title_or_author DESC,
       ${a}.whole_words DESC,
       CASE WHEN ${a}.in_title_or_author THEN ${a}.popularity END DESC NULLS LAST,
@@ -508,7 +716,13 @@ async function rankedSearch(
   const statement = sql<
     SearchRow &
       Counts &
-      FacetRow & { typed: number | string; corrections: number | null; matched: string | null }
+      FacetRow & {
+        typed: number | string;
+        meant: number | string;
+        pinned: boolean;
+        corrections: number | null;
+        matched: string | null;
+      }
   >`${
     // Planned once per shape (decision 035); a corrected query's shapes are too many to keep.
     corrected.length === 0 ? PREPARED : sql``
@@ -522,7 +736,7 @@ async function rankedSearch(
       SELECT i.id, i.kind, i.year, i.subjects, ${freeNow(now)} AS free FROM items i
       WHERE ${searchDocument} @@ ${ofType(tsquery, query.type)} ${filtered}
       LIMIT ${limit + 1}
-    ) ${anyType},
+    ) ${anyType} ${nearHits} ${allHits},
     title_hits AS MATERIALIZED (
       SELECT i.id FROM items i
       WHERE ${title} @@ ${tsquery} ${ofKind} ${filtered}
@@ -536,7 +750,8 @@ async function rankedSearch(
     ),
     ranked AS MATERIALIZED (
       SELECT t.id, t.title, t.year, t.corrections, t.exact, t.exact_main, t.verbatim,
-             t.popularity, t.rank, t.title_or_author @@ ${tsquery} AS in_title_or_author,
+             t.popularity, t.rank, t.held, t.near_place, t.by_words,
+             t.title_or_author @@ ${tsquery} AS in_title_or_author,
              t.title_or_author @@ ${whole} AS whole_words,
              -- The cheap test first: most candidates fail it, and skip the array.
              CASE WHEN t.title_or_author @@ ${tsquery}
@@ -555,28 +770,50 @@ async function rankedSearch(
                  OR i.main_title_key = ANY (q.keys) AND digi_main_title_words(i.title) = ANY (q.verbatim)
                  AS verbatim,
                ${popularity('i')} AS popularity,
-               ts_rank(i.search, ${tsquery}, 1) AS rank
+               ts_rank(i.search, ${tsquery}, 1) AS rank,
+               ${held} AS held,
+               array_position(${nearIds}, i.id) AS near_place,
+               NOT EXISTS (SELECT FROM near_hits n WHERE n.id = i.id) AS by_words
         FROM (SELECT id FROM (SELECT id FROM hits LIMIT ${rankedHits}) h
-              UNION SELECT id FROM title_hits UNION SELECT id FROM exact_hits) c
+              UNION SELECT id FROM title_hits UNION SELECT id FROM exact_hits
+              UNION SELECT id FROM near_hits) c
         JOIN items i ON i.id = c.id
         CROSS JOIN query_words q
         OFFSET 0
       ) t
     ),
     counts AS (
-      SELECT (SELECT count(*) FROM hits) AS typed, count(*) AS hits,
+      SELECT (SELECT count(*) FROM hits) AS typed, (SELECT count(*) FROM near_hits) AS meant,
+             count(*) FILTER (WHERE NOT near) AS hits,
              count(*) FILTER (WHERE kind = 'book') AS book,
              count(*) FILTER (WHERE kind = 'paper') AS paper,
-             count(*) FILTER (WHERE kind = 'course') AS course
-      FROM ${counted}
+             count(*) FILTER (WHERE kind = 'course') AS course,
+             (SELECT coalesce(bool_or(r.verbatim OR r.exact OR r.exact_main OR r.exact_with_author), false)
+                FROM ranked r WHERE r.by_words) AS pinned
+      FROM (SELECT kind, false AS near FROM ${counted}
+            UNION ALL SELECT kind, true FROM near_any) k
     ),
-    facet_counts AS (SELECT ${facetAggregates('hits')}),
+    facet_counts AS (SELECT ${facetAggregates(meant ? 'all_hits' : 'hits')}),
     -- The ranked candidates in order, then any other match counted, in the order found: every
     -- page is cut from the same order, so paging shows each match once.
     page AS (
       SELECT * FROM (
-        SELECT h.id, 0 AS part, row_number() OVER (ORDER BY ${order('h')}) AS place, h.corrections
-        FROM ranked h
+        ${
+          meant
+            ? // Reciprocal rank fusion: each list gives 1 / (60 + place); the words' place is
+              // among the items they found.
+              sql`SELECT h.id, 0 AS part, row_number() OVER (ORDER BY
+                     coalesce(1.0 / (${RRF_K} + h.words_place), 0) +
+                     coalesce(1.0 / (${RRF_K} + h.near_place), 0) DESC,
+                     h.words_place NULLS LAST, h.near_place, h.id) AS place,
+                   CASE WHEN h.by_words THEN h.corrections END AS corrections
+                 FROM (SELECT r.*, CASE WHEN r.by_words THEN
+                         row_number() OVER (PARTITION BY r.by_words ORDER BY ${order('r')}) END AS words_place
+                       FROM ranked r) h`
+            : sql`SELECT h.id, 0 AS part, row_number() OVER (ORDER BY ${order('h')}) AS place,
+                   h.corrections
+                 FROM ranked h`
+        }
         UNION ALL
         SELECT x.id, 1, x.found, NULL::int FROM (
           SELECT hits.id, row_number() OVER () AS found FROM hits
@@ -595,6 +832,7 @@ async function rankedSearch(
   const rows = (await statement.execute(trx)).rows;
   const counts = rows[0]!;
   const typed = Number(counts.typed);
+  const meantCount = Number(counts.meant);
   const facetsCapped = Number(counts.hits) > limit;
   const facets: Record<ItemType, number> = {
     book: Number(counts.book),
@@ -602,11 +840,12 @@ async function rankedSearch(
     course: Number(counts.course),
   };
   // The typed hits counted the searched type exactly (up to the limit).
-  if (query.type) facets[query.type] = Math.min(typed, limit);
+  if (query.type) facets[query.type] = Math.min(typed, limit) + meantCount;
   else for (const type of ITEM_TYPES) facets[type] = Math.min(facets[type], limit);
   const page = rows.filter((row) => row.id !== null);
-  const result: SearchResult & { correctedQuery?: string } = {
-    total: Math.min(typed, limit),
+  const result: SearchResult & { pinned: boolean } = {
+    pinned: counts.pinned === true,
+    total: Math.min(typed, limit) + meantCount,
     rows: page.map((row) => ({
       id: row.id,
       kind: row.kind,
@@ -625,6 +864,7 @@ async function rankedSearch(
     facetCounts: facetCountsOf(counts),
   };
   if (typed > limit) result.totalCapped = true;
+  if (meantCount > 0) result.byMeaning = true;
   if (facetsCapped) result.facetsCapped = true;
   // The first result needed corrections: say what it was found for.
   if (query.page === 1 && page[0]?.matched) result.correctedQuery = page[0].matched;

@@ -49,7 +49,8 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /**
    * Whether search by meaning works here, and why not: set by `prepareVectorSearch`
-   * (server/db/vector.ts) when the database is prepared, so a route reads it without a statement.
+   * (server/db/vector.ts) when the database is prepared, so a route reads it without a statement,
+   * and by `buildApp` in a server started with SEMANTIC_SEARCH=false.
    */
   searchByMeaning: SearchByMeaning;
   /** The PostgreSQL server's URL (Socket.IO's Postgres adapter opens its own pool); none on PGlite. */

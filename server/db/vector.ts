@@ -18,6 +18,17 @@ export const SEARCH_BY_MEANING_UNCHECKED: SearchByMeaning = {
   reason: 'Search by meaning has not been prepared on this database (prepareVectorSearch).',
 };
 
+/**
+ * What a handle answers in a server started with SEMANTIC_SEARCH=false, whatever its database
+ * could do: `buildApp` sets it, so nothing embeds, queues an embedding job or asks for neighbours.
+ */
+export const SEARCH_BY_MEANING_TURNED_OFF: Extract<SearchByMeaning, { available: false }> = {
+  available: false,
+  reason:
+    'Turned off by SEMANTIC_SEARCH=false in the environment: set it to true (or leave it out) ' +
+    'and restart to turn it on.',
+};
+
 // Any fixed number, other than the migrations' own: processes starting together on one
 // PostgreSQL create the extension and the index one after another instead of racing.
 const VECTOR_LOCK_ID = 7_202_612;

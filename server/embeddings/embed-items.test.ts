@@ -1,36 +1,42 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { DatabaseHandle } from '../db/client.ts';
-import { prepareVectorSearch } from '../db/vector.ts';
+import { JOB_SCHEMA } from '../jobs/queue.ts';
+import {
+  prepareVectorSearch,
+  SEARCH_BY_MEANING_TURNED_OFF,
+  searchByMeaningWarning,
+} from '../db/vector.ts';
 import { startJobQueue } from '../jobs/queue.ts';
 import { presentHealth } from '../presenters/health.ts';
 import { createTestApp } from '../test/app.ts';
 import { openTestDatabase, testDatabaseKinds } from '../test/databases.ts';
+import { createTestEmbedder, TEST_EMBEDDING_MODEL } from '../test/embedder.ts';
 import { signedInPerson } from '../test/factories.ts';
 import {
+  EMBED_ITEMS_JOB,
   embedItems,
   embedItemsJob,
-  embeddingProgress,
+  embeddingProgress as progressOf,
   queueItemEmbedding,
   type EmbedItemsResult,
 } from './embed-items.ts';
 import { healthResponseSchema } from '#contract/http/health.ts';
+import { relatedItemsSchema } from '#contract/http/catalogue.ts';
 import { managedItemSchema } from '#contract/http/items.ts';
-import { createEmbedder, EMBEDDING_MODEL, type Embedder } from './embedder.ts';
+import type { Embedder } from './embedder.ts';
 import { embeddingText, textHash } from './item-text.ts';
 
 const silent = { info: () => {}, warn: () => {} };
 const FIXTURES = path.join(import.meta.dirname, '..', 'catalogue', 'import', 'fixtures');
 
-// One model for the file: it loads in about a second with its first call.
-let embedder: Embedder;
-beforeAll(async () => {
-  embedder = createEmbedder();
-  await embedder.embed(['warm up']);
-});
-afterAll(() => embedder.close());
+// The pipeline, not meaning, is tested here: the test embedder stands in for the model, whose
+// meaning server/embeddings/embedder.test.ts tests.
+const embedder = createTestEmbedder();
+/** Progress in the test embedder's vectors. */
+const embeddingProgress = (db: DatabaseHandle['db']) => progressOf(db, TEST_EMBEDDING_MODEL);
 
 describe.each(testDatabaseKinds())('embedding the catalogue on %s', (kind) => {
   let handle: DatabaseHandle;
@@ -109,7 +115,7 @@ describe.each(testDatabaseKinds())('embedding the catalogue on %s', (kind) => {
     const rows = await stored();
     expect(rows.size).toBe(3);
     for (const row of rows.values()) {
-      expect(row.model).toBe(EMBEDDING_MODEL);
+      expect(row.model).toBe(TEST_EMBEDDING_MODEL);
       expect(row.embedding).toHaveLength(512);
       expect(Math.hypot(...row.embedding)).toBeCloseTo(1, 4);
       // The marker is the item's own `updated_at`, to the microsecond.
@@ -119,7 +125,7 @@ describe.each(testDatabaseKinds())('embedding the catalogue on %s', (kind) => {
       { title: 'Gardening for beginners', authors: [], subjects: [], description: null },
       ['Tomatoes want sun and water.'],
     );
-    expect(rows.get(ids[2]!)?.text_hash).toBe(textHash(garden, EMBEDDING_MODEL));
+    expect(rows.get(ids[2]!)?.text_hash).toBe(textHash(garden, TEST_EMBEDDING_MODEL));
 
     expect(await run()).toEqual({ ...nothing, skipped: 0 });
     expect(await embeddingProgress(handle.db)).toEqual({ embedded: 3, total: 3 });
@@ -249,7 +255,7 @@ describe.each(testDatabaseKinds())('embedding the catalogue on %s', (kind) => {
   });
 
   it('embeds an item a librarian adds or retitles, in the background, and health counts it', async () => {
-    // The server's own job, with the process's shared embedder: as in production.
+    // The server's own job, with the app's embedder (the test one): as in production.
     const testApp = await createTestApp(kind);
     try {
       const librarian = await signedInPerson(testApp, 'librarian');
@@ -293,6 +299,73 @@ describe.each(testDatabaseKinds())('embedding the catalogue on %s', (kind) => {
       await expect
         .poll(() => embeddingProgress(testApp.database.db), { timeout: 30_000, interval: 200 })
         .toEqual({ embedded: 5, total: 5 });
+    } finally {
+      await testApp.close();
+    }
+  });
+
+  it('with SEMANTIC_SEARCH=false embeds nothing, queues no job, says why, and relates by author', async () => {
+    const own = createTestEmbedder();
+    const testApp = await createTestApp(kind, {
+      env: { SEMANTIC_SEARCH: 'false' },
+      embedder: own,
+    });
+    try {
+      expect(testApp.config.semanticSearch).toBe(false);
+      const health = await testApp.app.inject({ method: 'GET', url: '/api/health' });
+      expect(healthResponseSchema.parse(health.json()).searchByMeaning).toEqual(
+        SEARCH_BY_MEANING_TURNED_OFF,
+      );
+      expect(SEARCH_BY_MEANING_TURNED_OFF.reason).toContain('SEMANTIC_SEARCH=false');
+      // The start-up line (server/index.ts) reads the same answer.
+      expect(searchByMeaningWarning(testApp.database.searchByMeaning)).toBe(
+        'Search by meaning is off: turned off by SEMANTIC_SEARCH=false in the environment: set ' +
+          'it to true (or leave it out) and restart to turn it on.',
+      );
+
+      const librarian = await signedInPerson(testApp, 'librarian');
+      const ids: string[] = [];
+      for (const title of ['The Waves', 'Orlando']) {
+        const created = await librarian.client.post('/api/items', {
+          type: 'book',
+          title,
+          authors: ['Virginia Woolf'],
+        });
+        expect(created.statusCode).toBe(201);
+        ids.push(managedItemSchema.parse(created.json()).id);
+      }
+      // Both near by meaning, had anything measured it: related items go by author all the same.
+      await testApp.database.db
+        .insertInto('item_embeddings')
+        .values(
+          ids.map((id) => ({
+            item_id: id,
+            model: own.model,
+            text_hash: `hash-${id}`,
+            embedding: [1, ...Array<number>(511).fill(0)],
+          })),
+        )
+        .execute();
+      const related = await librarian.client.get(`/api/items/${ids[0]}/related`);
+      expect(relatedItemsSchema.parse(related.json())).toMatchObject({
+        byMeaning: false,
+        items: [{ title: 'Orlando', reason: 'Same author' }],
+      });
+
+      // Asked directly, the queue and the job do nothing either.
+      await queueItemEmbedding({ jobs: testApp.app.jobs, database: testApp.database });
+      expect(await embedItems(testApp.database, { embedder: own })).toEqual({
+        ...nothing,
+        skipped: 0,
+      });
+      // Time for a job the creations might have queued to run: none was queued, none ran.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const { rows } = await testApp.database.executeSql(
+        `SELECT count(*)::int AS n FROM ${JOB_SCHEMA}.job WHERE name = $1`,
+        [EMBED_ITEMS_JOB.name],
+      );
+      expect(rows).toEqual([{ n: 0 }]);
+      expect(own.textsEmbedded).toBe(0);
     } finally {
       await testApp.close();
     }

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { Database } from '../db/schema.ts';
 import type { JobKind, JobQueue, JobSpec } from '../jobs/queue.ts';
-import { EMBEDDING_MODEL, sharedEmbedder, type Embedder } from './embedder.ts';
+import { EMBEDDING_MODEL, type Embedder } from './embedder.ts';
 import { embeddingText, textHash } from './item-text.ts';
 
 /**
@@ -42,20 +42,24 @@ export interface EmbeddingProgress {
 }
 
 /**
- * How many items have an embedding of the current model, and how many items there are. Two
- * counts that stay cheap at a million items: the items' count is served by an index, and
- * `item_embeddings`' rows are narrow (their vectors are kept out of line). Approximate in two
+ * How many items have an embedding of `model` (the app's embedder's; the real model's unless
+ * given), and how many items there are. Two counts that stay cheap at a million items: the
+ * items' count is served by an index, and `item_embeddings`' rows are narrow (their vectors are
+ * kept out of line). Approximate in two
  * ways, both short-lived or rare: an item edited since its embedding counts as ready until the
  * job replaces it (seconds later), and an item with no text at all (a title of spaces and no
  * other field, which the forms refuse) counts in the total though it is never embedded.
  */
-export async function embeddingProgress(db: Kysely<Database>): Promise<EmbeddingProgress> {
+export async function embeddingProgress(
+  db: Kysely<Database>,
+  model: string = EMBEDDING_MODEL,
+): Promise<EmbeddingProgress> {
   const row = await db
     .selectNoFrom((eb) => [
       eb
         .selectFrom('item_embeddings')
         .select(sql<string>`count(*)`.as('n'))
-        .where('model', '=', EMBEDDING_MODEL)
+        .where('model', '=', model)
         .as('embedded'),
       eb
         .selectFrom('items')
@@ -73,12 +77,15 @@ export const EMBEDDING_PROGRESS_TTL_MS = 5_000;
  * {@link embeddingProgress} counted at most once per {@link EMBEDDING_PROGRESS_TTL_MS}: health
  * is asked by monitors and by every librarian's desk, and the counts need not be fresher.
  */
-export function cachedEmbeddingProgress(db: Kysely<Database>): () => Promise<EmbeddingProgress> {
+export function cachedEmbeddingProgress(
+  db: Kysely<Database>,
+  model: string,
+): () => Promise<EmbeddingProgress> {
   let cached: { at: number; progress: Promise<EmbeddingProgress> } | undefined;
   return () => {
     const now = performance.now();
     if (!cached || now - cached.at > EMBEDDING_PROGRESS_TTL_MS) {
-      const progress = embeddingProgress(db);
+      const progress = embeddingProgress(db, model);
       cached = { at: now, progress };
       // A failed count is not kept: the next call counts again.
       progress.catch(() => {
@@ -133,20 +140,21 @@ export interface EmbedItemsResult {
 export async function embedItems(
   handle: DatabaseHandle,
   options: {
-    embedder?: Embedder;
+    /** The app's embedder (`RouteContext.embedder`): its model's vectors are the ones kept. */
+    embedder: Embedder;
     stopping?: () => boolean;
     batchSize?: number;
     /** {@link SCAN_WINDOW} unless given (tests of small catalogues pass a smaller one). */
     scanWindow?: number;
     budgetMs?: number;
     log?: { warn: (object: object, message: string) => void };
-  } = {},
+  },
 ): Promise<EmbedItemsResult> {
   const result: EmbedItemsResult = { embedded: 0, refreshed: 0, skipped: 0, unfinished: false };
   // On a PostgreSQL without pgvector search by meaning is off: nothing would read the vectors.
   if (!handle.searchByMeaning.available) return result;
   const db = handle.db;
-  const embedder = options.embedder ?? sharedEmbedder();
+  const { embedder } = options;
   const batchSize = options.batchSize ?? EMBED_ITEMS_BATCH;
   const deadline = performance.now() + (options.budgetMs ?? EMBED_ITEMS_RUN_MS);
   let after = '00000000-0000-0000-0000-000000000000';
@@ -420,16 +428,16 @@ export function embedItemsJob(context: {
     warn: (object: object, message: string) => void;
   };
   requeue: () => Promise<void>;
-  /** The process's shared embedder unless given (tests pass theirs). */
-  embedder?: Embedder;
+  /** The app's embedder (`RouteContext.embedder`). */
+  embedder: Embedder;
 }): JobKind<Record<string, never>> {
   return {
     ...EMBED_ITEMS_JOB,
     async run(_data, stopping) {
       const result = await embedItems(context.database, {
+        embedder: context.embedder,
         stopping,
         log: context.log,
-        ...(context.embedder ? { embedder: context.embedder } : {}),
       });
       if (result.embedded + result.refreshed > 0) {
         context.log.info({ ...result }, 'items embedded for search by meaning');

@@ -15,6 +15,7 @@ import {
   modelInput,
   type Embedder,
 } from './embedder.ts';
+import { embeddingText } from './item-text.ts';
 
 const cosine = (a: Float32Array, b: Float32Array) => {
   let dot = 0;
@@ -88,6 +89,25 @@ describe('the embedder with the model', () => {
   ])('finds "%s" nearer "%s" than "%s"', async (query, near, far) => {
     const [q, n, f] = await embedder.embed([query, near, far]);
     expect(cosine(q!, n!)).toBeGreaterThan(cosine(q!, f!));
+  });
+
+  // The one test of meaning through the catalogue's own texts; every other test of search by
+  // meaning uses the test embedder (server/test/embedder.ts), which only sees shared words.
+  it('finds an item about deep learning nearer the query "neural networks" than a cookbook', async () => {
+    const deepLearning = embeddingText({
+      title: 'Deep Learning',
+      authors: ['Ian Goodfellow', 'Yoshua Bengio', 'Aaron Courville'],
+      subjects: ['Machine learning'],
+      description: 'How computers learn layered representations of images, speech and text.',
+    });
+    const cookbook = embeddingText({
+      title: 'Salt, Fat, Acid, Heat',
+      authors: ['Samin Nosrat'],
+      subjects: ['Cooking'],
+      description: 'The four elements of good cooking, with recipes.',
+    });
+    const [query, near, far] = await embedder.embed(['neural networks', deepLearning, cookbook]);
+    expect(cosine(query!, near!)).toBeGreaterThan(cosine(query!, far!) + 0.05);
   });
 
   it('keeps the order of more texts than one batch holds', async () => {
@@ -227,6 +247,19 @@ describe('the embedding thread', () => {
     const vectors = await long;
     expect(vectors.map((vector) => vector[1])).toEqual(numbers(320).map(Number));
     expect(new Set(vectors.map((vector) => vector[3]))).not.toContain(1);
+    await embedder.close();
+  });
+
+  it('answers an urgent call before calls that waited longer', async () => {
+    const { embedder } = fakeEmbedder();
+    const first = embedder.embed(numbers(64));
+    const second = embedder.embed(['8']);
+    const [urgent] = await embedder.embed(['9'], { urgent: true });
+    // The thread's second batch: after the one it held, before the other waiting call.
+    expect(urgent![3]).toBe(1);
+    const [other] = await second;
+    expect(other![3]).toBe(2);
+    await first;
     await embedder.close();
   });
 

@@ -63,9 +63,18 @@ export interface Embedder {
    * {@link EMBEDDING_MAX_CHARACTERS}; an empty or whitespace-only text rejects the whole call (the
    * model would silently drop its row), and no texts resolve to no vectors.
    */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  embed(texts: readonly string[], options?: EmbedCallOptions): Promise<Float32Array[]>;
   /** Ends the thread; calls waiting and every later call reject. */
   close(): Promise<void>;
+}
+
+/** How one `embed` call is queued. */
+export interface EmbedCallOptions {
+  /**
+   * Goes before every call waiting (a search's query, which a person waits for): it waits only
+   * for the batch the thread holds, not behind a bulk embedding's other batches.
+   */
+  urgent?: boolean;
 }
 
 /** How an embedder is made; everything optional. */
@@ -114,6 +123,23 @@ export function modelInput(text: string): string | undefined {
     if (space > 0) input = input.slice(0, space).trimEnd();
   }
   return input === '' ? undefined : input;
+}
+
+/**
+ * Every text through {@link modelInput}, or the error an embedder rejects the call with when one
+ * is empty (the model would silently drop its row): one rule for every {@link Embedder}.
+ */
+export function modelInputs(texts: readonly string[]): string[] | Error {
+  const inputs: string[] = [];
+  for (const [index, text] of texts.entries()) {
+    const input = typeof text === 'string' ? modelInput(text) : undefined;
+    if (input === undefined)
+      return new Error(
+        `Text ${index + 1} of ${texts.length} is empty or only whitespace: leave it out, the model cannot embed it.`,
+      );
+    inputs.push(input);
+  }
+  return inputs;
 }
 
 /** Splits texts into batches of at most `size` texts and {@link EMBEDDING_BATCH_CHARACTERS}. */
@@ -256,22 +282,15 @@ export function createEmbedder(options: EmbedderOptions = {}): Embedder {
   return {
     model: EMBEDDING_MODEL,
     dimensions: EMBEDDING_DIMENSIONS,
-    embed(texts) {
+    embed(texts, callOptions) {
       if (closed) return Promise.reject(new Error('The embedder is closed.'));
-      const inputs: string[] = [];
-      for (const [index, text] of texts.entries()) {
-        const input = typeof text === 'string' ? modelInput(text) : undefined;
-        if (input === undefined)
-          return Promise.reject(
-            new Error(
-              `Text ${index + 1} of ${texts.length} is empty or only whitespace: leave it out, the model cannot embed it.`,
-            ),
-          );
-        inputs.push(input);
-      }
+      const inputs = modelInputs(texts);
+      if (inputs instanceof Error) return Promise.reject(inputs);
       if (inputs.length === 0) return Promise.resolve([]);
       return new Promise((resolve, reject) => {
-        waiting.push({ batches: batchesOf(inputs, batchSize), vectors: [], resolve, reject });
+        const call = { batches: batchesOf(inputs, batchSize), vectors: [], resolve, reject };
+        if (callOptions?.urgent) waiting.unshift(call);
+        else waiting.push(call);
         dispatch();
       });
     },

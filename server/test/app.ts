@@ -6,7 +6,9 @@ import { buildApp } from '../app.ts';
 import type { SocketBudgets } from '../chat/event-budget.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { DatabaseHandle, DatabaseKind } from '../db/client.ts';
+import type { Embedder } from '../embeddings/embedder.ts';
 import { openTestDatabase } from './databases.ts';
+import { createTestEmbedder } from './embedder.ts';
 
 /** The auth secret tests run with (never used outside tests). */
 export const TEST_AUTH_SECRET = 'test-only-secret-0123456789abcdefghijklmnop';
@@ -42,6 +44,8 @@ export interface TestApp {
   app: FastifyInstance;
   database: DatabaseHandle;
   config: Config;
+  /** The app's embedder: the test one (server/test/embedder.ts) unless the test gave its own. */
+  embedder: Embedder;
   close(): Promise<void>;
 }
 
@@ -57,14 +61,21 @@ export async function createTestApp(
     database?: DatabaseHandle;
     /** Socket event budgets other than the contract's, for tests of other rules. */
     socketBudgets?: SocketBudgets;
+    /**
+     * The embedder; a fresh test embedder unless given. Only a test of meaning itself needs the
+     * real model, which takes a thread, seconds and a couple of hundred megabytes.
+     */
+    embedder?: Embedder;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
   const database = options.database ?? (await openTestDatabase(kind));
+  const embedder = options.embedder ?? createTestEmbedder();
   const app = await buildApp({
     config,
     database,
     webRoot: options.webRoot ?? '/nonexistent-web-root',
+    embedder,
     ...(options.now ? { now: options.now } : {}),
     ...(options.socketBudgets ? { socketBudgets: options.socketBudgets } : {}),
   });
@@ -74,6 +85,7 @@ export async function createTestApp(
     app,
     database,
     config,
+    embedder,
     async close() {
       await app.close();
       await database.close();

@@ -21,6 +21,7 @@ import {
 import { summariseShelves } from '../../catalogue/copies.ts';
 import { editorOf, publishCourseMaterial } from '../../catalogue/editing.ts';
 import { relatedItems } from '../../catalogue/related.ts';
+import { queryMeaning } from '../../catalogue/meaning.ts';
 import { searchCatalogue } from '../../catalogue/search.ts';
 import { suggest } from '../../catalogue/suggest.ts';
 import { currentUser } from '../../auth/session.ts';
@@ -53,6 +54,8 @@ export async function catalogueRoutes(
 ): Promise<void> {
   const db = context.database.db;
   const external = createExternalSearch(context.config, app.log);
+  // One memo of query embeddings for the app: a next page or a repeated search embeds nothing.
+  const meaning = queryMeaning(context.embedder, app.log);
   // The course list from memory until the items change (decision 019).
   const courseMaterials = await cacheCourseMaterials(context.database);
   app.addHook('onClose', () => courseMaterials.close());
@@ -81,7 +84,11 @@ export async function catalogueRoutes(
         query.page === 1 &&
         (query.type ?? 'book') === 'book';
       const [result, outside] = await Promise.all([
-        searchCatalogue(db, query, { withdrawn, now: context.now() }),
+        searchCatalogue(db, query, {
+          withdrawn,
+          now: context.now(),
+          ...(context.database.searchByMeaning.available ? { meaning } : {}),
+        }),
         federated ? external.search(query.q) : Promise.resolve(undefined),
       ]);
       // Copies of the page's items, counted in two statements: where to find them, and how many
@@ -105,6 +112,8 @@ export async function catalogueRoutes(
         ...(result.facetCounts ? { facetCounts: result.facetCounts } : {}),
         ...(result.suggestion ? { suggestion: result.suggestion } : {}),
         ...(result.correctedQuery ? { correctedQuery: result.correctedQuery } : {}),
+        ...(result.partialMatch ? { partialMatch: true } : {}),
+        ...(result.byMeaning ? { byMeaning: true } : {}),
         ...(outside && outside.notes.length > 0 ? { notes: outside.notes } : {}),
       };
     },
@@ -172,7 +181,7 @@ export async function catalogueRoutes(
         const user = await currentUser(request, reply, context);
         if (user?.role !== 'librarian') throw new Refusal(404, NO_SUCH_ITEM);
       }
-      const related = await relatedItems(context.database, item);
+      const related = await relatedItems(context.database, item, context.embedder.model);
       const shelves = await summariseShelves(
         db,
         related.rows.map((row) => row.id),

@@ -6,6 +6,7 @@ import { nearestStatement } from '../../catalogue/related.ts';
 import { EMBEDDING_DIMENSIONS, VECTOR_INDEX } from '../../db/vector.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
+import { TEST_EMBEDDING_MODEL } from '../../test/embedder.ts';
 import { TestClient } from '../../test/http.ts';
 
 const CI = ['true', '1'].includes(String(process.env.CI).toLowerCase());
@@ -24,6 +25,8 @@ interface Made {
   subjects?: string[];
   description?: string;
   embedding?: number[];
+  /** The app's embedder's model unless given. */
+  model?: string;
   withdrawn?: boolean;
 }
 
@@ -59,7 +62,7 @@ describe.each(testDatabaseKinds())('GET /api/items/:id/related on %s', (kind) =>
         .insertInto('item_embeddings')
         .values({
           item_id: row.id,
-          model: 'test-512',
+          model: item.model ?? TEST_EMBEDDING_MODEL,
           text_hash: `hash-${item.title}`,
           embedding: item.embedding,
         })
@@ -93,6 +96,13 @@ describe.each(testDatabaseKinds())('GET /api/items/:id/related on %s', (kind) =>
       { title: 'Fourth nearest', description: about, embedding: unit(1, 0.4) },
       { title: 'Fifth nearest', description: about, embedding: unit(1, 0.5) },
       { title: 'Sixth nearest', description: about, embedding: unit(1, 0.6) },
+      // Nearest of all, but by another model: vectors of two models are never compared.
+      {
+        title: 'Another model’s twin',
+        description: about,
+        embedding: unit(1, 0.05),
+        model: 'another-model',
+      },
       // Nothing alike: at a right angle, a cosine distance of 1.
       { title: 'Unrelated', description: 'Knitting patterns.', embedding: unit(0, 1) },
       // Same author, ignoring case, and far by meaning: listed for the author alone.
@@ -130,7 +140,7 @@ describe.each(testDatabaseKinds())('GET /api/items/:id/related on %s', (kind) =>
     // sequential scan is forbidden to see whether the index matches the statement at all.
     await testApp.database.db.transaction().execute(async (trx) => {
       await sql`SET LOCAL enable_seqscan = off`.execute(trx);
-      const statement = nearestStatement(id('Ocean Currents'), unit(1, 0));
+      const statement = nearestStatement(id('Ocean Currents'), unit(1, 0), TEST_EMBEDDING_MODEL);
       const plan = await sql<Record<string, string>>`EXPLAIN ${statement}`.execute(trx);
       expect(plan.rows.map((row) => Object.values(row)[0]).join('\n')).toContain(
         `Index Scan using ${VECTOR_INDEX} on item_embeddings`,

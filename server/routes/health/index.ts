@@ -12,10 +12,10 @@ import { declareRoute, type DeclaringInstance } from '../declare-route.ts';
  */
 export async function healthRoutes(
   app: DeclaringInstance,
-  { database }: RouteContext,
+  { database, embedder }: RouteContext,
 ): Promise<void> {
   // Two counts, at most every few seconds whoever asks (monitors, every librarian's desk).
-  const embeddingProgress = cachedEmbeddingProgress(database.db);
+  const embeddingProgress = cachedEmbeddingProgress(database.db, embedder.model);
   app.get(
     '/health',
     declareRoute({

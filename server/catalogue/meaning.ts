@@ -1,0 +1,92 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Embedder } from '../embeddings/embedder.ts';
+
+/** Turns a query's text into its sentence embedding, for the model that embedded the items. */
+export interface QueryMeaning {
+  /** The model the items' embeddings must have been made with (`item_embeddings.model`). */
+  readonly model: string;
+  /** The query's embedding, unit length as the items' are. */
+  embed(text: string): Promise<Float32Array>;
+}
+
+/**
+ * Items a search by meaning takes from the index: the fused list's share. More would reach
+ * further down the page than anyone reads; fewer would leave a filtered search with little.
+ */
+export const MEANT_NEIGHBOURS = 50;
+
+/**
+ * A query's neighbour farther than this cosine distance is not offered as meant: a query of a
+ * word the catalogue does not hold, or of nonsense, still has nearest items, about anything.
+ * Measured with the real model over the shared data's papers and courses (bench/topics.ts):
+ * items a librarian accepts for a topic query sit mostly below 0.7, unrelated ones above 0.8.
+ */
+export const MEANT_MAX_DISTANCE = 0.75;
+
+/** How many query embeddings are remembered: a page's re-query or next page costs nothing. */
+const REMEMBERED_QUERIES = 1_000;
+
+/**
+ * The search's {@link QueryMeaning} over `embedder`: each query is embedded once (the last
+ * {@link REMEMBERED_QUERIES} are kept, least recently used dropped first), as an urgent call, so
+ * a query waits only for the batch a bulk embedding holds, not behind its other batches.
+ */
+export function queryMeaning(
+  embedder: Embedder,
+  log?: { warn: (object: object, message: string) => void },
+): QueryMeaning {
+  const remembered = new Map<string, Promise<Float32Array>>();
+  return {
+    model: embedder.model,
+    embed(text) {
+      const key = text.trim().replace(/\s+/g, ' ').toLowerCase();
+      const known = remembered.get(key);
+      if (known) {
+        // Most recently used goes last, so the first is always the one to drop.
+        remembered.delete(key);
+        remembered.set(key, known);
+        return known;
+      }
+      const vector = embedder.embed([key], { urgent: true }).then(([first]) => first!);
+      remembered.set(key, vector);
+      // A failure is not remembered: the next search asks again (this one ranks by words).
+      vector.catch((error: unknown) => {
+        remembered.delete(key);
+        log?.warn({ err: error }, 'a query could not be embedded; it was ranked by its words');
+      });
+      if (remembered.size > REMEMBERED_QUERIES) {
+        remembered.delete(remembered.keys().next().value!);
+      }
+      return vector;
+    },
+  };
+}
+
+/**
+ * The items nearest to `vector` by cosine distance, nearest first, at most
+ * {@link MEANT_NEIGHBOURS} within {@link MEANT_MAX_DISTANCE}, of `model`'s embeddings. The ORDER
+ * BY is the HNSW index's expression word for word (server/db/vector.ts), or the index is not
+ * used; the index is asked for more than the default `hnsw.ef_search` (40) would give, and
+ * withdrawn items and filters are left to the search that takes the ids.
+ */
+export async function nearestToVector(
+  trx: Transaction<Database>,
+  vector: Float32Array,
+  model: string,
+): Promise<string[]> {
+  const query = `[${Array.from(vector).join(',')}]`;
+  // Read when the index scan starts: a statement of its own, for this transaction alone.
+  await sql`SELECT set_config('hnsw.ef_search', ${String(MEANT_NEIGHBOURS * 2)}, true)`.execute(
+    trx,
+  );
+  const { rows } = await sql<{ item_id: string }>`
+    SELECT n.item_id FROM (
+      SELECT e.item_id, e.model, e.embedding::vector(512) <=> ${query}::vector(512) AS distance
+        FROM item_embeddings e
+       ORDER BY e.embedding::vector(512) <=> ${query}::vector(512)
+       LIMIT ${MEANT_NEIGHBOURS}) n
+     WHERE n.distance <= ${MEANT_MAX_DISTANCE} AND n.model = ${model}
+     ORDER BY n.distance, n.item_id`.execute(trx);
+  return rows.map((row) => row.item_id);
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { matchLevels, type QueryTerm } from './search.ts';
+
+const term = (word: string, extra: Partial<QueryTerm> = {}): QueryTerm => ({
+  word,
+  typed: word,
+  alternatives: [],
+  ...extra,
+});
+
+describe('matchLevels (items holding most of the words)', () => {
+  it('asks for every choice of one word fewer, then two fewer, down to one word', () => {
+    const terms = [term('neural'), term('network'), term('research')];
+    const levels = matchLevels(terms, [false, false, false], [10, 50, 900]);
+    expect(levels.map((level) => level.match)).toEqual([
+      '(neural & network) | (neural & research) | (network & research)',
+      '(neural) | (network) | (research)',
+    ]);
+  });
+
+  it('weighs a rare word above a common one, and stop words and slips of them at nothing', () => {
+    const terms = [term('books'), term('about'), term('ai'), term('otehr', { dropped: 'other' })];
+    const [level] = matchLevels(terms, [false, true, false, false], [4_000, 0, 12, 0]);
+    expect(level!.match).toBe('(books) | (ai)');
+    expect(level!.weights[1]).toBe(0);
+    expect(level!.weights[3]).toBe(0);
+    expect(level!.weights[2]).toBeGreaterThan(level!.weights[0]!);
+  });
+
+  it('keeps the rarest words when the choices would be too many', () => {
+    const words = ['a1', 'b2', 'c3', 'd4', 'e5', 'f6', 'g7', 'h8'];
+    const documents = [80, 70, 60, 50, 40, 30, 20, 10];
+    const levels = matchLevels(
+      words.map((word) => term(word)),
+      words.map(() => false),
+      documents,
+    );
+    expect(levels).toHaveLength(7);
+    // 8 choose 7 is 8 choices: all asked.
+    expect(levels[0]!.match.split(' | ')).toHaveLength(8);
+    // 8 choose 4 is 70: only the four rarest, in the query's order.
+    expect(levels[3]!.match).toBe('(e5 & f6 & g7 & h8)');
+  });
+
+  it('has no levels for a query of one word, or one word and stop words', () => {
+    expect(matchLevels([term('dune')], [false], [3])).toEqual([]);
+    expect(matchLevels([term('the'), term('dune')], [true, false], [0, 3])).toEqual([]);
+  });
+
+  it('keeps each word with its corrections', () => {
+    const terms = [
+      term('nueral', { alternatives: ['neural'] }),
+      term('netwrk', { typed: 'netwrk:*', alternatives: ['network'] }),
+    ];
+    const [level] = matchLevels(terms, [false, false], [0, 0]);
+    expect(level!.match).toBe('((nueral | neural)) | ((netwrk:* | network))');
+  });
+});

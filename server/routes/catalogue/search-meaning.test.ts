@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchResponseSchema, type SearchResponse } from '#contract/http/catalogue.ts';
+import { EMBEDDING_DIMENSIONS } from '../../db/vector.ts';
+import type { Embedder } from '../../embeddings/embedder.ts';
+import { createTestApp, type TestApp } from '../../test/app.ts';
+import { testDatabaseKinds } from '../../test/databases.ts';
+import { TestClient } from '../../test/http.ts';
+
+const CI = ['true', '1'].includes(String(process.env.CI).toLowerCase());
+
+/** A unit vector of 512 numbers with `weights` at the start and zeros after. */
+function unit(...weights: number[]): number[] {
+  const vector = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => weights[i] ?? 0);
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}
+
+/** What the queries mean, by hand: the first axis is machine learning, the second baking. */
+const QUERY_MEANINGS = new Map<string, number[]>([
+  ['brain inspired computing', unit(1, 0.05)],
+  ['image recognition research', unit(1, 0.3)],
+  ['neural networks', unit(1, 0)],
+  ['bread', unit(0, 1)],
+  ['zzqx', unit(0, 0, 0, 1)],
+]);
+
+/**
+ * An embedder that knows only the test's queries (and fails for "broken embedder"): the items'
+ * vectors are written by the test, so what is near is decided here, not by a model.
+ */
+function handMadeEmbedder(): Embedder & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    model: 'hand-made-meanings',
+    dimensions: EMBEDDING_DIMENSIONS,
+    calls,
+    embed(texts) {
+      calls.push(...texts);
+      if (texts.includes('broken embedder')) {
+        return Promise.reject(new Error('The embedding thread stopped (exit code 3).'));
+      }
+      return Promise.resolve(
+        texts.map((text) => Float32Array.from(QUERY_MEANINGS.get(text) ?? unit(0, 0, 1))),
+      );
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+interface Made {
+  title: string;
+  kind?: 'book' | 'paper' | 'course';
+  description?: string;
+  embedding?: number[];
+}
+
+/**
+ * Issue 23, hybrid ranking: the search route fuses the words' ranking with the items nearest the
+ * query's meaning (reciprocal rank fusion), keeps a known item on top (and then asks nothing of
+ * the model), and finds items holding most of the words when none holds them all.
+ */
+describe.each(testDatabaseKinds())('search by words and meaning on %s', (kind) => {
+  let testApp: TestApp;
+  let guest: TestClient;
+  let embedder: ReturnType<typeof handMadeEmbedder>;
+
+  async function make(item: Made): Promise<void> {
+    const row = await testApp.database.db
+      .insertInto('items')
+      .values({
+        kind: item.kind ?? 'paper',
+        title: item.title,
+        authors: [],
+        subjects: [],
+        description: item.description ?? null,
+        source: 'meaning-test',
+        source_id: item.title,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (item.embedding) {
+      await testApp.database.db
+        .insertInto('item_embeddings')
+        .values({
+          item_id: row.id,
+          model: embedder.model,
+          text_hash: `hash-${item.title}`,
+          embedding: item.embedding,
+        })
+        .execute();
+    }
+  }
+
+  async function search(query: string): Promise<SearchResponse> {
+    const response = await guest.get(`/api/search?${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return searchResponseSchema.parse(response.json());
+  }
+  const titles = (answer: SearchResponse) => answer.items.map((item) => item.title);
+
+  beforeAll(async () => {
+    embedder = handMadeEmbedder();
+    testApp = await createTestApp(kind, { embedder });
+    guest = new TestClient(testApp.app, testApp.config.publicUrl);
+    const items: Made[] = [
+      {
+        title: 'Convolutional Networks for Image Recognition',
+        description: 'Deep learning with layers of artificial neurons.',
+        embedding: unit(1, 0.1),
+      },
+      {
+        title: 'Backpropagation Explained',
+        description: 'How gradients train layered models.',
+        embedding: unit(1, 0.2),
+      },
+      {
+        title: 'Learning Representations',
+        description: 'Features learnt from data.',
+        embedding: unit(1, 0.4),
+      },
+      { title: 'Neural Networks', kind: 'book', embedding: unit(1, 0, 0.6) },
+      {
+        title: 'Sourdough at Home',
+        kind: 'book',
+        description: 'Bread, starters and slow baking.',
+        embedding: unit(0, 1),
+      },
+      { title: 'Rye and Spelt', kind: 'book', description: 'Baking with old grains.' },
+      { title: 'A Recognition Survey', description: 'Image studies, old and new.' },
+    ];
+    for (const item of items) await make(item);
+  }, 120_000);
+  afterAll(async () => testApp.close());
+
+  const meaningHere = (context: { skip: (note: string) => void }) => {
+    if (!testApp.database.searchByMeaning.available && kind === 'postgres' && !CI) {
+      context.skip('this PostgreSQL has no pgvector (scripts/install-pgvector.sh)');
+    }
+  };
+
+  it('finds by meaning what no word of the query names, the nearest first', async (context) => {
+    meaningHere(context);
+    const answer = await search('q=brain%20inspired%20computing');
+    expect(answer.byMeaning).toBe(true);
+    expect(titles(answer)).toEqual([
+      'Convolutional Networks for Image Recognition',
+      'Backpropagation Explained',
+      'Learning Representations',
+      'Neural Networks',
+    ]);
+    expect(answer.total).toBe(4);
+    expect(answer.facets.type).toEqual({ book: 1, paper: 3, course: 0 });
+    // Nothing about baking: too far to be called meant.
+    expect(titles(answer)).not.toContain('Sourdough at Home');
+    // The words found nothing: a correction may still be offered, never a 500.
+    expect(answer.partialMatch).toBeUndefined();
+  });
+
+  it('ranks first what both the words and the meaning found', async (context) => {
+    meaningHere(context);
+    const answer = await search('q=image%20recognition%20research');
+    // No item holds all three words: those holding two, fused with the nearest by meaning.
+    expect(answer.partialMatch).toBe(true);
+    expect(answer.byMeaning).toBe(true);
+    expect(titles(answer)[0]).toBe('Convolutional Networks for Image Recognition');
+    expect(titles(answer)).toContain('A Recognition Survey');
+    expect(titles(answer)).toContain('Backpropagation Explained');
+  });
+
+  it('keeps a known item on top and then does not embed the query at all', async () => {
+    embedder.calls.length = 0;
+    const answer = await search('q=neural%20networks');
+    expect(titles(answer)[0]).toBe('Neural Networks');
+    expect(answer.byMeaning).toBeUndefined();
+    expect(embedder.calls).toEqual([]);
+  });
+
+  it('keeps the filters and the type for items found by meaning', async (context) => {
+    meaningHere(context);
+    const books = await search('q=brain%20inspired%20computing&type=book');
+    expect(titles(books)).toEqual(['Neural Networks']);
+    expect(books.total).toBe(1);
+    const bread = await search('q=bread&type=book');
+    expect(titles(bread)).toEqual(['Sourdough at Home']);
+  });
+
+  it('pages the fused list without showing an item twice', async (context) => {
+    meaningHere(context);
+    const first = await search('q=brain%20inspired%20computing&pageSize=2');
+    const second = await search('q=brain%20inspired%20computing&pageSize=2&page=2');
+    expect([...titles(first), ...titles(second)]).toEqual([
+      'Convolutional Networks for Image Recognition',
+      'Backpropagation Explained',
+      'Learning Representations',
+      'Neural Networks',
+    ]);
+  });
+
+  it('embeds a repeated query once', async (context) => {
+    meaningHere(context);
+    embedder.calls.length = 0;
+    await search('q=Gradient%20Training');
+    await search('q=gradient%20%20training&page=2');
+    expect(embedder.calls).toEqual(['gradient training']);
+  });
+
+  it('offers nothing for nonsense, however near the nearest item is', async () => {
+    const answer = await search('q=zzqx');
+    expect(answer.total).toBe(0);
+    expect(answer.items).toEqual([]);
+  });
+
+  it('ranks by words alone when the query cannot be embedded', async () => {
+    const answer = await search('q=broken%20embedder');
+    expect(answer.total).toBe(0);
+    expect(answer.byMeaning).toBeUndefined();
+  });
+
+  it('ranks by words alone when sorted by year or title', async () => {
+    const answer = await search('q=brain%20inspired%20computing&sort=year');
+    expect(answer.total).toBe(0);
+  });
+});
+
+/** With search by meaning turned off, the words alone: and "most words" still answer. */
+describe.each(testDatabaseKinds())('search with SEMANTIC_SEARCH=false on %s', (kind) => {
+  let testApp: TestApp;
+  let guest: TestClient;
+  const embedder = handMadeEmbedder();
+
+  beforeAll(async () => {
+    testApp = await createTestApp(kind, { embedder, env: { SEMANTIC_SEARCH: 'false' } });
+    guest = new TestClient(testApp.app, testApp.config.publicUrl);
+    await testApp.database.db
+      .insertInto('items')
+      .values(
+        ['Deep Learning for Vision', 'Deep Sea Creatures', 'Learning to Bake'].map((title) => ({
+          kind: 'book' as const,
+          title,
+          authors: [],
+          subjects: [],
+          source: 'meaning-off-test',
+          source_id: title,
+        })),
+      )
+      .execute();
+  }, 120_000);
+  afterAll(async () => testApp.close());
+
+  it('finds the items with most of the words, the rarer words weighing more', async () => {
+    const response = await guest.get('/api/search?q=deep%20learning%20vision%20research');
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = searchResponseSchema.parse(response.json());
+    expect(answer.partialMatch).toBe(true);
+    expect(answer.byMeaning).toBeUndefined();
+    expect(answer.items.map((item) => item.title)).toEqual(['Deep Learning for Vision']);
+    expect(embedder.calls).toEqual([]);
+  });
+});
