@@ -1,8 +1,7 @@
-import { Link } from 'react-router';
 import type { RelatedItem } from '#contract/http/catalogue.ts';
 import { ROUTES } from '#contract/routes.ts';
 import { useRelatedItems } from '../../api/catalogue.ts';
-import { Cover } from './cover.tsx';
+import { ItemCard, ItemCardBadge } from './item-card.tsx';
 import styles from './more-like-this.module.css';
 
 /** How many placeholder cards hold the section's place while it loads. */
@@ -53,22 +52,16 @@ export function MoreLikeThis({
   );
 }
 
-/** One related item: its cover, title, authors and year, and why it is listed. */
+/** One related item: its card, with why it is listed. */
 function RelatedCard({ item }: { item: RelatedItem }) {
   return (
-    <Link
+    <ItemCard
+      item={item}
+      size="compact"
       className={styles.card}
       to={`${ROUTES.librarySearch}?item=${encodeURIComponent(item.id)}`}
     >
-      <Cover title={item.title} authors={item.authors} url={item.coverUrl} />
-      <span className={styles.text}>
-        <span className={styles.title}>{item.title}</span>
-        <span className={styles.meta}>
-          {item.authors.join(', ') || 'Unknown author'}
-          {item.year !== null ? ` · ${item.year}` : ''}
-        </span>
-        <span className={styles.reason}>{item.reason}</span>
-      </span>
-    </Link>
+      <ItemCardBadge>{item.reason}</ItemCardBadge>
+    </ItemCard>
   );
 }

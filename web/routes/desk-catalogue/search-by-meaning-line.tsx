@@ -31,7 +31,7 @@ export function SearchByMeaningLine() {
   const text = searchByMeaningText(health.data);
   if (!text) return null;
   return (
-    <p role="status" className={styles.muted}>
+    <p role="status" className={styles.meaningLine}>
       {text}
     </p>
   );

@@ -4,7 +4,7 @@ import { CATEGORIES, type CatalogueItem, type CourseMaterial } from '#contract/h
 import { RESULT_TOPICS_SHOWN } from '#contract/limits.ts';
 import { ROUTES } from '#contract/routes.ts';
 import { useCatalogueSearch, useCourseMaterials } from '../../api/catalogue.ts';
-import { Cover } from '../../components/catalogue/cover.tsx';
+import { ItemCard, ItemCardBadge } from '../../components/catalogue/item-card.tsx';
 import { Pager } from '../../components/catalogue/pager.tsx';
 import { SearchSuggest } from '../../components/catalogue/search-suggest.tsx';
 import { ReserveCopyLink, shelfPlaces, shelfText } from '../../components/catalogue/shelf.tsx';
@@ -67,64 +67,42 @@ function useLibraryParams() {
   return { ...state, update };
 }
 
-/** Author, year and the first three topics, then an ellipsis. */
+/** A result: author, year and the first three topics, then an ellipsis; the shelf and badges. */
 function ResultCard({ item, onOpen }: { item: CatalogueItem; onOpen: () => void }) {
   const topics = item.subjects.slice(0, RESULT_TOPICS_SHOWN).join(', ');
-  // The title is beside the cover, so the cover says nothing more to a screen reader.
-  const cover = <Cover title={item.title} authors={item.authors} url={item.coverUrl} />;
-  const body = (
-    <>
-      <span className={styles.cardTitle}>{item.title}</span>
-      <span className={styles.meta}>
-        {item.authors.join(', ') || 'Unknown author'}
-        {item.year !== null ? ` · ${item.year}` : ''}
-      </span>
-      {topics ? (
-        <span className={styles.topics}>
-          {topics}
-          {item.subjects.length > RESULT_TOPICS_SHOWN ? '…' : ''}
-        </span>
-      ) : null}
-    </>
-  );
+  const topicsLine = topics ? (
+    <span className={styles.topics}>
+      {topics}
+      {item.subjects.length > RESULT_TOPICS_SHOWN ? '…' : ''}
+    </span>
+  ) : null;
   // Results from outside sources are not in our catalogue: they link out, to web pages only.
   if (item.external) {
     const url = webAddress(item.url);
+    const from = <ItemCardBadge>From {item.external}</ItemCardBadge>;
     return url ? (
-      <a className={styles.card} href={url} target="_blank" rel="noopener noreferrer">
-        {cover}
-        <span className={styles.cardText}>
-          {body}
-          <span className={styles.badge}>
-            From {item.external}
-            <span className="visually-hidden"> (opens in a new tab)</span>
-          </span>
-        </span>
-      </a>
+      <ItemCard item={item} className={styles.resultCard} href={url}>
+        {topicsLine}
+        {from}
+      </ItemCard>
     ) : (
-      <div className={styles.card}>
-        {cover}
-        <span className={styles.cardText}>
-          {body}
-          <span className={styles.badge}>From {item.external}</span>
-        </span>
-      </div>
+      <ItemCard item={item} className={styles.resultCard}>
+        {topicsLine}
+        {from}
+      </ItemCard>
     );
   }
   return (
-    <button type="button" className={styles.card} onClick={onOpen}>
-      {cover}
-      <span className={styles.cardText}>
-        {body}
-        {item.shelf ? (
-          <span className={styles.shelf}>
-            {shelfText(item.shelf)}
-            {item.shelf.locations.length > 0 ? ` · ${shelfPlaces(item.shelf)}` : ''}
-          </span>
-        ) : null}
-        {item.hasContent ? <span className={styles.badge}>Read online</span> : null}
-      </span>
-    </button>
+    <ItemCard item={item} className={styles.resultCard} onOpen={onOpen}>
+      {topicsLine}
+      {item.shelf ? (
+        <span className={styles.shelf}>
+          {shelfText(item.shelf)}
+          {item.shelf.locations.length > 0 ? ` · ${shelfPlaces(item.shelf)}` : ''}
+        </span>
+      ) : null}
+      {item.hasContent ? <ItemCardBadge>Read online</ItemCardBadge> : null}
+    </ItemCard>
   );
 }
 
@@ -465,6 +443,15 @@ export function LibrarySearchPage() {
                       {results.data.suggestion}
                     </button>
                     ?
+                  </p>
+                ) : null}
+                {results.data.partialMatch || results.data.byMeaning ? (
+                  <p className={styles.status}>
+                    {results.data.partialMatch
+                      ? results.data.byMeaning
+                        ? 'No item has every word you searched for: these have most of them, or are about what you described.'
+                        : 'No item has every word you searched for: these have most of them.'
+                      : 'Some results are about what you described without using your words.'}
                   </p>
                 ) : null}
                 <div className={styles.resultsBar}>
