@@ -3,7 +3,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from '#server/db/client.ts';
+import { prepareVectorSearch } from '#server/db/vector.ts';
+import { EMBED_ITEMS_JOB } from '#server/embeddings/embed-items.ts';
+import { JOB_SCHEMA, startJobQueue } from '#server/jobs/queue.ts';
+import { createPostgresDatabase, testDatabaseKinds } from '#server/test/databases.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const FIXTURES = path.join(ROOT, 'server', 'catalogue', 'import', 'fixtures');
@@ -17,6 +23,9 @@ const NPM_IMPORT = (
   .trim()
   .split(/\s+/)
   .slice(1);
+
+/** The line an import that added items prints when the server is to embed them at its start. */
+const AT_NEXT_START = 'Search by meaning: the server embeds the new items when it next starts.';
 
 function importCommand(args: string[], env: Record<string, string>) {
   return spawnSync(process.execPath, [...NPM_IMPORT, ...args], {
@@ -45,11 +54,15 @@ describe('npm run import', () => {
     expect(first.stdout).toMatch(/rows read +9$/m);
     expect(first.stdout).toMatch(/inserted +5$/m);
     expect(first.stdout).toMatch(/skipped \(bad\) +4$/m);
+    // PGlite's folder is the import's alone: the server embeds the books when it starts.
+    expect(first.stdout).toContain(AT_NEXT_START);
 
     const second = importCommand(['books', books], { DATA_DIR: dataDir });
     expect(second.status).toBe(0);
     expect(second.stdout).toMatch(/inserted +0$/m);
     expect(second.stdout).toMatch(/unchanged +5$/m);
+    // Nothing new, nothing to embed.
+    expect(second.stdout).not.toContain('Search by meaning');
   });
 
   it('takes several files of one kind, and says how many pages a text made', () => {
@@ -61,11 +74,15 @@ describe('npm run import', () => {
     expect(result.stdout).toContain('Imported papers from arxiv-sample.csv');
     expect(result.stdout).toContain('Imported papers from arxiv-sample.json');
 
+    // With search by meaning turned off, nothing is said of it.
     const text = importCommand(['text', path.join(FIXTURES, 'gutenberg-sample.txt')], {
       DATA_DIR: dataDir,
+      SEMANTIC_SEARCH: 'false',
     });
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/pages +1$/m);
+    expect(text.stdout).toMatch(/inserted +1$/m);
+    expect(text.stdout).not.toContain('Search by meaning');
   });
 
   it('imports MARC records, numbering bad ones by record, then a holdings CSV', () => {
@@ -86,6 +103,8 @@ describe('npm run import', () => {
     expect(attached.status).toBe(0);
     expect(attached.stdout).toMatch(/inserted +1$/m);
     expect(attached.stderr).toContain('holdings.csv, line 3:');
+    // A copy changes no item's text.
+    expect(attached.stdout).not.toContain('Search by meaning');
   });
 
   it('fails with a clear message on an unknown kind, a missing file or no file', () => {
@@ -122,3 +141,60 @@ describe('npm run import', () => {
     expect(config.stderr).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
   });
 });
+
+describe.skipIf(!testDatabaseKinds().includes('postgres'))(
+  'npm run import beside a server on PostgreSQL',
+  () => {
+    const papers = path.join(FIXTURES, 'arxiv-sample.csv');
+
+    it('queues the embedding of the new items for the server, once a server has started', async () => {
+      const url = await createPostgresDatabase();
+      const handle = openPostgres(url);
+      try {
+        await prepareVectorSearch(handle);
+        const meaning = handle.searchByMeaning.available;
+        const embeddingJobs = async () =>
+          (
+            await handle.executeSql(
+              `SELECT count(*)::int AS n FROM ${JOB_SCHEMA}.job WHERE name = $1`,
+              [EMBED_ITEMS_JOB.name],
+            )
+          ).rows;
+        const env = { DATABASE_URL: url, DATA_DIR: path.join(tmpdir(), 'unused') };
+
+        // No server has started on this database: its queues do not exist yet, and the first
+        // server to start queues the embedding itself.
+        const before = importCommand(['papers', papers], env);
+        expect(before.status).toBe(0);
+        if (meaning) expect(before.stdout).toContain(AT_NEXT_START);
+        else expect(before.stdout).not.toContain('Search by meaning');
+        expect(await embeddingJobs()).toEqual([{ n: 0 }]);
+
+        // A server's start creates its queues (this one runs none of the jobs, and stops).
+        const log = pino({ level: 'silent' });
+        await startJobQueue(handle, [{ ...EMBED_ITEMS_JOB, run: async () => {} }], log).stop();
+        const courses = path.join(FIXTURES, 'courses-sample.csv');
+        const beside = importCommand(['courses', courses], env);
+        expect(beside.status).toBe(0);
+        if (meaning) {
+          expect(beside.stdout).toContain(
+            'Search by meaning: the embedding of the new items is queued for the server.',
+          );
+        }
+        expect(await embeddingJobs()).toEqual([{ n: meaning ? 1 : 0 }]);
+
+        // With search by meaning turned off, nothing is queued nor said.
+        const off = importCommand(['papers', path.join(FIXTURES, 'arxiv-sample.json')], {
+          ...env,
+          SEMANTIC_SEARCH: 'false',
+        });
+        expect(off.status).toBe(0);
+        expect(off.stdout).toMatch(/inserted +[1-9]/m);
+        expect(off.stdout).not.toContain('Search by meaning');
+        expect(await embeddingJobs()).toEqual([{ n: meaning ? 1 : 0 }]);
+      } finally {
+        await handle.close();
+      }
+    });
+  },
+);

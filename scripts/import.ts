@@ -4,7 +4,8 @@
  * Imports catalogue data into the configured database (PGlite in DATA_DIR, or PostgreSQL when
  * DATABASE_URL is set), migrating it first. Bad rows are reported with their line and skipped;
  * the exit code is 0 whenever the files could be read, 1 for a missing file, an unknown kind, a
- * file of the wrong kind or a bad configuration.
+ * file of the wrong kind or a bad configuration. When it added or changed items, it has the
+ * server embed them for search by meaning.
  */
 import path from 'node:path';
 import {
@@ -18,8 +19,13 @@ import {
 } from '#server/catalogue/import/import-file.ts';
 import type { ImportCounts } from '#server/catalogue/import/writer.ts';
 import { ConfigError, loadConfig } from '#server/config.ts';
-import { openDatabase } from '#server/db/client.ts';
+import { openDatabase, type DatabaseHandle } from '#server/db/client.ts';
 import { migrate } from '#server/db/migrate.ts';
+import {
+  EMBED_ITEMS_INTERVAL_SECONDS,
+  queueItemEmbedding,
+} from '#server/embeddings/embed-items.ts';
+import { JobQueueMissingError, openJobSender } from '#server/jobs/queue.ts';
 
 const USAGE = `Usage: npm run import -- <${IMPORT_KINDS.join('|')}> <file> [more files]`;
 
@@ -72,6 +78,38 @@ function summary({ kind, file, counts, elapsedMs, pages, copies }: ImportSummary
   ].join('\n');
 }
 
+const AT_NEXT_START = 'Search by meaning: the server embeds the new items when it next starts.';
+
+/**
+ * Queues the embedding job, as the server does after an upload, so that a server running on the
+ * same PostgreSQL embeds the new items now rather than at its sweeper's next round. Answers the
+ * line to print, none where search by meaning is off; never throws: the import is done.
+ */
+async function queueEmbedding(
+  database: DatabaseHandle,
+  semanticSearch: boolean,
+): Promise<string | undefined> {
+  // SEMANTIC_SEARCH=false, or a PostgreSQL without pgvector (its server says so as it starts).
+  if (!semanticSearch || !database.searchByMeaning.available) return undefined;
+  // PGlite's data folder is this process's alone, so no server runs beside it; a server's start
+  // queues the job (server/index.ts, after `listen`), and the job embeds every item lacking it.
+  if (database.kind === 'pglite') return AT_NEXT_START;
+  const jobs = openJobSender(database);
+  try {
+    await queueItemEmbedding({ jobs, database });
+    return 'Search by meaning: the embedding of the new items is queued for the server.';
+  } catch (error) {
+    // No server has ever started on this database: the first one queues the job as it starts.
+    if (error instanceof JobQueueMissingError) return AT_NEXT_START;
+    return (
+      `Search by meaning: the embedding job was not queued (${(error as Error).message}); a ` +
+      `running server queues it within ${EMBED_ITEMS_INTERVAL_SECONDS / 60} minutes.`
+    );
+  } finally {
+    await jobs.stop().catch(() => {});
+  }
+}
+
 const [kind, ...files] = process.argv.slice(2);
 if (!kind || !isImportKind(kind)) {
   fail(kind ? `Unknown kind "${kind}": use one of ${IMPORT_KINDS.join(', ')}.\n${USAGE}` : USAGE);
@@ -90,6 +128,8 @@ try {
 
 const database = await openDatabase(config).catch((error: Error) => fail(error.message));
 let exitCode = 0;
+// Whether any file added or changed items (a holdings file's counts are of copies).
+let itemsChanged = false;
 try {
   await migrate(database);
   for (const file of files) {
@@ -106,12 +146,19 @@ try {
       });
       progress.clear();
       console.log(summary(result));
+      if (kind !== 'holdings' && result.counts.inserted + result.counts.updated > 0) {
+        itemsChanged = true;
+      }
     } catch (error) {
       progress.clear();
       if (!(error instanceof ImportFileError)) throw error;
       console.error(error.message);
       exitCode = 1;
     }
+  }
+  if (itemsChanged) {
+    const line = await queueEmbedding(database, config.semanticSearch);
+    if (line) console.log(line);
   }
 } catch (error) {
   console.error(`Import failed: ${(error as Error).message}`);

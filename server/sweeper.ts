@@ -58,8 +58,8 @@ export function startSweeper(
       await queueHourlyPopularity(context.jobs).catch((error: unknown) =>
         app.log.warn({ err: error }, 'the popularity recount was not queued; it is again soon'),
       );
-      // A safety net: edits and imports queue the embedding themselves, but not a command-line
-      // import, nor a run that a crash cut short.
+      // A safety net: edits and imports (`npm run import` too) queue the embedding themselves,
+      // but a command-line import may fail to, and a crash cuts a run short.
       await queueItemEmbedding(
         { jobs: context.jobs, database: context.database },
         { periodic: true },

@@ -51,7 +51,13 @@ describe.each(testDatabaseKinds())('embedding the catalogue on %s', (kind) => {
 
   async function addItem(
     title: string,
-    fields: { authors?: string[]; subjects?: string[]; description?: string } = {},
+    fields: {
+      authors?: string[];
+      subjects?: string[];
+      description?: string;
+      id?: string;
+      updated_at?: Date;
+    } = {},
   ): Promise<string> {
     const { id } = await handle.db
       .insertInto('items')
@@ -220,6 +226,123 @@ describe.each(testDatabaseKinds())('embedding the catalogue on %s', (kind) => {
     const given = await embedItems(handle, { embedder: stuck, stopping: () => stop });
     expect(given).toEqual({ embedded: 0, refreshed: 0, skipped: 0, unfinished: true });
     expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  describe('new items first', () => {
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+    /** Ids in the order the walk by id takes them. */
+    const idOf = (digit: string) =>
+      `${digit.repeat(8)}-${digit.repeat(4)}-4${digit.repeat(3)}-a${digit.repeat(3)}-${digit.repeat(12)}`;
+    /** The test embedder, noting the title of every text it is asked for, in order. */
+    function recording(onEmbed: (titles: string[]) => void | Promise<void> = () => {}) {
+      const titles: string[] = [];
+      const wrapped: Embedder = {
+        ...embedder,
+        embed: async (texts) => {
+          const vectors = await embedder.embed(texts);
+          const these = texts.map((text) => text.split('.')[0]!);
+          titles.push(...these);
+          await onEmbed(these);
+          return vectors;
+        },
+      };
+      return { titles, embedder: wrapped };
+    }
+
+    /** Three items last changed two hours ago, their ids first in the walk. */
+    async function olderCatalogue() {
+      await addItem('Emma', { id: idOf('1'), updated_at: ago(120) });
+      await addItem('Persuasion', { id: idOf('2'), updated_at: ago(120) });
+      await addItem('Sense and Sensibility', { id: idOf('3'), updated_at: ago(120) });
+    }
+
+    it('embeds the items added or changed in the last hour newest first, then walks the rest by id', async () => {
+      await olderCatalogue();
+      await addItem('Attention Is All You Need', { id: idOf('e'), updated_at: ago(10) });
+      // The newest, its id the walk's last.
+      const newest = await addItem('Deep Residual Learning', { id: idOf('f') });
+      // An older item retitled five minutes ago counts as new.
+      await handle.db
+        .updateTable('items')
+        .set({ title: 'Persuasion Revisited', updated_at: ago(5) })
+        .where('id', '=', idOf('2'))
+        .execute();
+
+      // A run of one batch of one (a run whose budget ends there) embeds the newest item.
+      let stop = false;
+      const first = recording(() => {
+        stop = true;
+      });
+      expect(
+        await embedItems(handle, { embedder: first.embedder, batchSize: 1, stopping: () => stop }),
+      ).toEqual({ embedded: 1, refreshed: 0, skipped: 0, unfinished: true });
+      expect([...(await stored()).keys()]).toEqual([newest]);
+
+      const rest = recording();
+      expect(await embedItems(handle, { embedder: rest.embedder, batchSize: 1 })).toEqual({
+        ...nothing,
+        embedded: 4,
+        skipped: 0,
+      });
+      expect(rest.titles).toEqual([
+        'Persuasion Revisited',
+        'Attention Is All You Need',
+        'Emma',
+        'Sense and Sensibility',
+      ]);
+      expect(await embeddingProgress(handle.db)).toEqual({ embedded: 5, total: 5 });
+    });
+
+    it('embeds an item added while the walk runs before the walk goes on', async () => {
+      await olderCatalogue();
+      let added = false;
+      const { titles, embedder: adding } = recording(async () => {
+        if (added) return;
+        added = true;
+        await addItem('Generative Adversarial Networks', { id: idOf('f') });
+      });
+      expect(
+        await embedItems(handle, { embedder: adding, batchSize: 1, recheckMs: 0, log: silent }),
+      ).toEqual({ ...nothing, embedded: 4, skipped: 0 });
+      expect(titles).toEqual([
+        'Emma',
+        'Generative Adversarial Networks',
+        'Persuasion',
+        'Sense and Sensibility',
+      ]);
+    });
+
+    it('tries a new item the model refuses, or one with no text, once a run, and ends', async () => {
+      await olderCatalogue();
+      await addItem('Refused by the model', { id: idOf('a') });
+      await addItem('Accepted by the model', { id: idOf('b') });
+      // A title of spaces: nothing to embed.
+      await addItem('   ', { id: idOf('c') });
+      const asked: string[][] = [];
+      const refusing: Embedder = {
+        ...embedder,
+        embed: async (texts) => {
+          asked.push([...texts]);
+          if (texts.some((text) => text.startsWith('Refused'))) throw new Error('refused');
+          return embedder.embed(texts);
+        },
+      };
+      expect(
+        await embedItems(handle, { embedder: refusing, batchSize: 3, recheckMs: 0, log: silent }),
+      ).toEqual({ ...nothing, embedded: 4, skipped: 2 });
+      // The new items' batch, each of its two texts alone, then the older items' batch: the walk
+      // passes by the two new items still out of date.
+      expect(asked).toHaveLength(4);
+      expect(asked[3]).toEqual(['Emma.', 'Persuasion.', 'Sense and Sensibility.']);
+    });
+
+    it('finds the newest items by an index, however large the catalogue', async () => {
+      const { rows } = await handle.executeSql(
+        `SELECT indexdef FROM pg_indexes WHERE tablename = 'items' AND indexname = $1`,
+        ['items_updated_idx'],
+      );
+      expect(rows).toEqual([{ indexdef: expect.stringContaining('(updated_at)') }]);
+    });
   });
 
   it('does nothing where search by meaning is off', async () => {

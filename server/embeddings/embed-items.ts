@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { Database } from '../db/schema.ts';
 import type { JobKind, JobQueue, JobSpec } from '../jobs/queue.ts';
@@ -18,7 +18,10 @@ export const EMBED_ITEMS_BATCH = 64;
  */
 export const EMBED_ITEMS_RUN_MS = 5 * 60_000;
 
-/** How often the sweeper queues a run as a safety net (an import by `npm run import`, a crash). */
+/**
+ * How often the sweeper queues a run as a safety net: a run a crash cut short, or an
+ * `npm run import` that could not queue one.
+ */
 export const EMBED_ITEMS_INTERVAL_SECONDS = 300;
 
 /** The one singleton key: pg-boss's 'stately' policy counts waiting and running jobs per key. */
@@ -132,8 +135,12 @@ export interface EmbedItemsResult {
  * is out of date exactly when the two differ, whatever the clocks of the server and the database,
  * and an edit landing between the read and the write leaves the row out of date, to be redone.
  *
- * It walks the items once in id order (a keyset), so an item it skips (no text) is passed by
- * and never read twice in a run. Withdrawn items are embedded too: librarians search them, and
+ * It first embeds the items created or changed in the last {@link RECENT_ITEMS_MS}, newest
+ * first, and looks for such items again every {@link RECENT_RECHECK_MS} as it goes, so a paper
+ * added while a long first embedding of the catalogue runs is related within a minute instead of
+ * when the walk reaches it. Then it walks the items once in id order (a keyset). An item it tried
+ * and that is still out of date at the same version (no text, or refused by the model) is passed
+ * by: never read twice in a run. Withdrawn items are embedded too: librarians search them, and
  * one restored is found at once; search by meaning leaves them out for everyone else, as the
  * word search does.
  */
@@ -147,6 +154,8 @@ export async function embedItems(
     /** {@link SCAN_WINDOW} unless given (tests of small catalogues pass a smaller one). */
     scanWindow?: number;
     budgetMs?: number;
+    /** {@link RECENT_RECHECK_MS} unless given (tests pass 0: a look before every batch). */
+    recheckMs?: number;
     log?: { warn: (object: object, message: string) => void };
   },
 ): Promise<EmbedItemsResult> {
@@ -157,27 +166,129 @@ export async function embedItems(
   const { embedder } = options;
   const batchSize = options.batchSize ?? EMBED_ITEMS_BATCH;
   const deadline = performance.now() + (options.budgetMs ?? EMBED_ITEMS_RUN_MS);
+  const stopped = () => options.stopping?.() === true || performance.now() > deadline;
+  // What this run tried, not to be tried again at the same version (`Tried`).
+  const tried: Tried = new Map();
+  // When to look for new items next: at once, then every RECENT_RECHECK_MS of the walk.
+  let recentDue = 0;
   let after = '00000000-0000-0000-0000-000000000000';
-  for (;;) {
-    if (options.stopping?.() || performance.now() > deadline) {
-      result.unfinished = true;
-      return result;
+  try {
+    for (;;) {
+      if (performance.now() >= recentDue) {
+        if (!(await embedRecent(db, embedder, batchSize, tried, result, options, stopped))) {
+          result.unfinished = true;
+          return result;
+        }
+        recentDue = performance.now() + (options.recheckMs ?? RECENT_RECHECK_MS);
+      }
+      if (stopped()) {
+        result.unfinished = true;
+        return result;
+      }
+      // Each statement looks at a window of ids, never at the rest of the table: when nearly
+      // every item is embedded already, a search for 64 that need it would otherwise read them.
+      const end = await windowEnd(db, after, options.scanWindow ?? SCAN_WINDOW);
+      const batch = await candidates(db, embedder.model, { after, end }, batchSize);
+      const untried = batch.filter((item) => tried.get(item.id) !== item.version);
+      if (untried.length > 0) await embedBatch(db, embedder, untried, result, tried, options);
+      if (batch.length === batchSize) after = batch[batch.length - 1]!.id;
+      else if (end === undefined) return result;
+      else after = end;
     }
-    // Each statement looks at a window of ids, never at the rest of the table: when nearly every
-    // item is embedded already, a search for 64 that need it would otherwise read them all.
-    const end = await windowEnd(db, after, options.scanWindow ?? SCAN_WINDOW);
-    const batch = await candidates(db, embedder.model, { after, end }, batchSize);
-    try {
-      if (batch.length > 0) await embedBatch(db, embedder, batch, result, options);
-    } catch (error) {
-      if (!(error instanceof Stopped)) throw error;
-      result.unfinished = true;
-      return result;
-    }
-    if (batch.length === batchSize) after = batch[batch.length - 1]!.id;
-    else if (end === undefined) return result;
-    else after = end;
+  } catch (error) {
+    if (!(error instanceof Stopped)) throw error;
+    result.unfinished = true;
+    return result;
   }
+}
+
+/**
+ * How long an item counts as new: each run embeds the items created or changed since, newest
+ * first, before its walk by id reaches them.
+ */
+export const RECENT_ITEMS_MS = 60 * 60_000;
+
+/**
+ * How often a run's walk by id stops to embed items added or changed meanwhile: with the edit's
+ * own wake-up (queued behind the running job), a new item is embedded well within a minute.
+ */
+export const RECENT_RECHECK_MS = 20_000;
+
+/**
+ * The newest items one look for new ones reads at most, and embeds at most: a bound on each
+ * statement however many items an import has just written (the walk by id does the others).
+ */
+const RECENT_WINDOW = 2_000;
+
+/**
+ * Items a run has tried, by id, with the `updated_at` (as text) it read them at: every item a
+ * look for new ones handed over, and every item the walk skipped. The walk's others are up to
+ * date once done, so it keeps only those, whose number does not grow with the catalogue.
+ */
+type Tried = Map<string, string>;
+
+/**
+ * Embeds, newest first and batch by batch, the items created or changed in the last
+ * {@link RECENT_ITEMS_MS} whose embedding is missing or out of date, up to
+ * {@link RECENT_WINDOW} of them. Answers false when it stopped (budget or stopping) first.
+ */
+async function embedRecent(
+  db: Kysely<Database>,
+  embedder: Embedder,
+  batchSize: number,
+  tried: Tried,
+  result: EmbedItemsResult,
+  options: {
+    stopping?: () => boolean;
+    log?: { warn: (object: object, message: string) => void };
+  },
+  stopped: () => boolean,
+): Promise<boolean> {
+  for (let handed = 0; handed < RECENT_WINDOW;) {
+    if (stopped()) return false;
+    // The untried among the first `batchSize + tried.size` are at least `batchSize`, if any.
+    const recent = await recentCandidates(
+      db,
+      embedder.model,
+      Math.min(RECENT_WINDOW, batchSize + tried.size),
+    );
+    const next = recent.filter((item) => tried.get(item.id) !== item.version).slice(0, batchSize);
+    if (next.length === 0) return true;
+    // Every item handed over counts as tried, so one the model refuses, or one embedded by
+    // another process meanwhile, is not looked for again and again.
+    for (const item of next) tried.set(item.id, item.version);
+    handed += next.length;
+    const batch = await candidates(db, embedder.model, { ids: next.map((item) => item.id) });
+    if (batch.length > 0) await embedBatch(db, embedder, batch, result, tried, options);
+  }
+  return true;
+}
+
+/**
+ * Ids and versions of the newest items, changed in the last {@link RECENT_ITEMS_MS}, whose
+ * embedding is missing or out of date, newest first. It reads at most {@link RECENT_WINDOW} of
+ * the newest items, by `items_updated_idx`, whatever the size of the catalogue.
+ */
+function recentCandidates(
+  db: Kysely<Database>,
+  model: string,
+  limit: number,
+): Promise<{ id: string; version: string }[]> {
+  const newest = db
+    .selectFrom('items')
+    .select(['id', 'updated_at'])
+    .where('updated_at', '>', sql<Date>`now() - ${`${RECENT_ITEMS_MS / 1000} seconds`}::interval`)
+    .orderBy('updated_at', 'desc')
+    .limit(RECENT_WINDOW);
+  return db
+    .selectFrom(newest.as('i'))
+    .leftJoin('item_embeddings as e', 'e.item_id', 'i.id')
+    .select(['i.id', sql<string>`i.updated_at::text`.as('version')])
+    .where((eb) => stale(eb, model))
+    .orderBy('i.updated_at', 'desc')
+    .orderBy('i.id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 /** Item ids one statement of {@link embedItems} looks through at most. */
@@ -224,15 +335,30 @@ function unlessStopping<T>(work: Promise<T>, stopping: (() => boolean) | undefin
   return Promise.race([work, stopped]).finally(() => clearInterval(timer));
 }
 
+/** Whether the item `i`'s embedding `e` is missing, of another model, or older than the item. */
+function stale(
+  eb: ExpressionBuilder<
+    { i: { id: string; updated_at: Date } } & { e: Database['item_embeddings'] },
+    'i' | 'e'
+  >,
+  model: string,
+) {
+  return eb.or([
+    eb('e.item_id', 'is', null),
+    eb('e.model', '<>', model),
+    eb('e.embedded_at', '<>', eb.ref('i.updated_at')),
+  ]);
+}
+
 /**
- * The next items after `after` (up to `end`), in id order, whose embedding is missing or out of
- * date.
+ * The items whose embedding is missing or out of date: the next after `after` (up to `end`), in
+ * id order, at most `limit`; or those of `ids`.
  */
 function candidates(
   db: Kysely<Database>,
   model: string,
-  { after, end }: { after: string; end: string | undefined },
-  limit: number,
+  range: { after: string; end: string | undefined } | { ids: string[] },
+  limit?: number,
 ): Promise<Candidate[]> {
   let query = db
     .selectFrom('items as i')
@@ -248,26 +374,24 @@ function candidates(
       'e.model as stored_model',
       'e.text_hash as stored_hash',
     ])
-    .where('i.id', '>', after)
-    .where((eb) =>
-      eb.or([
-        eb('e.item_id', 'is', null),
-        eb('e.model', '<>', model),
-        eb('e.embedded_at', '<>', eb.ref('i.updated_at')),
-      ]),
-    )
-    .orderBy('i.id')
-    .limit(limit);
-  if (end !== undefined) query = query.where('i.id', '<=', end);
+    .where((eb) => stale(eb, model));
+  if ('ids' in range) return query.where('i.id', 'in', range.ids).execute();
+  query = query.where('i.id', '>', range.after).orderBy('i.id');
+  if (range.end !== undefined) query = query.where('i.id', '<=', range.end);
+  if (limit !== undefined) query = query.limit(limit);
   return query.execute();
 }
 
-/** Builds the texts of `batch`, embeds those that changed and writes them in one statement. */
+/**
+ * Builds the texts of `batch`, embeds those that changed and writes them in one statement. The
+ * items it skips, still out of date, go into `tried`.
+ */
 async function embedBatch(
   db: Kysely<Database>,
   embedder: Embedder,
   batch: Candidate[],
   result: EmbedItemsResult,
+  tried: Tried,
   options: {
     stopping?: () => boolean;
     log?: { warn: (object: object, message: string) => void };
@@ -295,6 +419,7 @@ async function embedBatch(
     const text = embeddingText(item, page === undefined ? [] : [page]);
     if (text === '') {
       result.skipped += 1;
+      tried.set(item.id, item.version);
       if (item.stored_hash !== null) emptied.push(item.id);
       continue;
     }
@@ -308,6 +433,7 @@ async function embedBatch(
     const vector = vectors[index];
     if (!vector) {
       result.skipped += 1;
+      tried.set(item.id, item.version);
       return [];
     }
     return [{ id: item.id, hash, version: item.version, vector: `{${vector.join(',')}}` }];

@@ -76,6 +76,48 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
+/**
+ * Thrown by {@link openJobSender}'s `send` when the kind's queue does not exist: the server
+ * creates its queues when it starts (`startJobQueue`), so no server has started on this
+ * database yet.
+ */
+export class JobQueueMissingError extends Error {}
+
+/**
+ * A queue that only sends, for a command-line tool beside a server (`npm run import`): it runs
+ * nothing and wakes no worker, so a server sharing the database runs the job (its workers poll
+ * every few seconds). It does not create the kind's queue, whose policy is the server's to set;
+ * `send` throws {@link JobQueueMissingError} where there is none yet. `stop` before closing the
+ * database.
+ */
+export function openJobSender(handle: DatabaseHandle): JobQueue {
+  const boss = new PgBoss(bossOptions(handle, { migrate: false, supervise: false }));
+  const ready = boss.start();
+  // Awaited by `send`; `stop` must not throw when it failed.
+  ready.catch(() => {});
+  return {
+    async send(kind, data, options = {}) {
+      await ready;
+      const id = await boss.send(kind.name, data, options);
+      if (id) return id;
+      // pg-boss inserts a job only into an existing queue, and answers null otherwise as it does
+      // for a singleton already queued.
+      if (!(await boss.getQueue(kind.name))) {
+        throw new JobQueueMissingError(`There is no ${kind.name} queue: no server has started.`);
+      }
+      if (options.singletonKey !== undefined) return null;
+      throw new Error(`The ${kind.name} job was not queued`);
+    },
+    async stop() {
+      const started = await ready.then(
+        () => true,
+        () => false,
+      );
+      if (started) await boss.stop({ graceful: false, wait: true, close: false });
+    },
+  };
+}
+
 /** How often an idle worker looks for jobs another process queued (this one's wake it at once). */
 const POLL_SECONDS = 2;
 /** How long closing waits for a running job to notice `stopping` and give up. */
