@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { searchQuerySchema, type ItemType } from '#contract/http/catalogue.ts';
+import { RELATED_ITEMS_MAX, searchQuerySchema, type ItemType } from '#contract/http/catalogue.ts';
 import type { ChatbotLink } from '#contract/http/chatbot.ts';
 import { REQUEST_STATUS_LABELS } from '#contract/http/requests.ts';
 import { ACTIVE_RESERVATIONS_MAX } from '#contract/http/reservations.ts';
@@ -10,6 +10,8 @@ import {
 } from '#contract/limits.ts';
 import { ROUTES } from '#contract/routes.ts';
 import type { UserRow } from '../users/store.ts';
+import type { QueryMeaning } from '../catalogue/meaning.ts';
+import { RELATED_SAME_AUTHOR_MAX, type Related, type RelatedRow } from '../catalogue/related.ts';
 import { searchCatalogue, type SearchRow } from '../catalogue/search.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
@@ -35,6 +37,13 @@ export interface AssistantContext {
   db: Kysely<Database>;
   config: Config;
   now: () => Date;
+  /**
+   * The app's search by meaning (its one embedder, server/catalogue/meaning.ts), asked per
+   * question: undefined while the database cannot search by meaning, and topics go by words.
+   */
+  meaning: () => QueryMeaning | undefined;
+  /** "More like this" for an item, as `GET /api/items/:id/related` lists it. */
+  related: (item: Pick<SearchRow, 'id' | 'authors' | 'subjects'>) => Promise<Related>;
 }
 
 const TYPE_NAMES: Record<ItemType, [string, string]> = {
@@ -115,10 +124,16 @@ function bestTitles<Row extends { title: string }>(
     .map((candidate) => candidate.row);
 }
 
+/**
+ * The catalogue search, as `GET /api/search` runs it. `byMeaning` ranks by meaning too (hybrid),
+ * where the database can: a topic is described, not named. Looking up a title or an author goes
+ * by words alone, which costs no embedding.
+ */
 async function search(
   context: AssistantContext,
-  query: { q?: string; author?: string; type?: ItemType; pageSize?: number },
+  query: { q?: string; author?: string; type?: ItemType; pageSize?: number; byMeaning?: boolean },
 ) {
+  const meaning = query.byMeaning ? context.meaning() : undefined;
   return searchCatalogue(
     context.db,
     searchQuerySchema.parse({
@@ -127,6 +142,7 @@ async function search(
       type: query.type,
       pageSize: query.pageSize ?? 5,
     }),
+    { now: context.now(), ...(meaning ? { meaning } : {}) },
   );
 }
 
@@ -173,7 +189,7 @@ export async function builtInReply(
       return { text: 'You’re welcome! Anything else I can help with?', links: [], facts: [] };
     case 'help':
       return {
-        text: `I answer from ${library.name}’s own data. Try: “When are you open?”, “Do you have books on machine learning?”, “Who wrote Frankenstein?”, “Papers by Hinton”, “Is Pride and Prejudice available to reserve?”, “What are my reservations?” or “What happened to my request?”.`,
+        text: `I answer from ${library.name}’s own data. Try: “When are you open?”, “Do you have books on machine learning?”, “Who wrote Frankenstein?”, “Papers by Hinton”, “Something like Frankenstein”, “Is Pride and Prejudice available to reserve?”, “What are my reservations?” or “What happened to my request?”.`,
         links: [LINKS.search],
         facts: [],
       };
@@ -226,6 +242,8 @@ export async function builtInReply(
       return availability(context, intent.title);
     case 'topic':
       return topic(context, intent.topic, intent.type);
+    case 'recommend':
+      return recommend(context, intent.title);
     case 'unknown':
       return notSure(context.config, 'I’m not sure I can answer that.');
   }
@@ -296,6 +314,10 @@ async function myRequests(context: AssistantContext, user: UserRow | null): Prom
 async function findTitle(context: AssistantContext, title: string): Promise<SearchRow[]> {
   const result = await search(context, { q: title, pageSize: 20 });
   const found = bestTitles(title, result.rows);
+  // The search may have corrected the words itself ("Showing results for …").
+  if (found.length === 0 && result.correctedQuery) {
+    return bestTitles(result.correctedQuery, result.rows);
+  }
   if (found.length > 0 || !result.suggestion) return found;
   const corrected = await search(context, { q: result.suggestion, pageSize: 20 });
   return bestTitles(result.suggestion, corrected.rows);
@@ -386,16 +408,19 @@ async function topic(
   type: ItemType | undefined,
 ): Promise<Reply> {
   if (!subject) return notSure(context.config, 'What subject are you looking for?');
-  let result = await search(context, { q: subject, type });
-  let searched = subject;
+  let result = await search(context, { q: subject, type, byMeaning: true });
+  let searched = result.correctedQuery ?? subject;
   if (result.rows.length === 0 && result.suggestion) {
     searched = result.suggestion;
-    result = await search(context, { q: result.suggestion, type });
+    result = await search(context, { q: result.suggestion, type, byMeaning: true });
   }
-  if (result.rows.length === 0 && type) {
-    // None of that type: other types on the subject are better than nothing, and say so.
-    const anyType = await search(context, { q: subject });
-    if (anyType.rows.length > 0) {
+  // None of that type, or only some of the words ("books about machine learning" finding books
+  // about a machine): other types on the whole subject are better, and say so.
+  const partial = result.partialMatch === true || result.correctedQuery !== undefined;
+  if (type && (result.rows.length === 0 || partial)) {
+    const anyType = await search(context, { q: subject, byMeaning: true });
+    const whole = !anyType.partialMatch && anyType.correctedQuery === undefined;
+    if (anyType.rows.length > 0 && (result.rows.length === 0 || whole)) {
       const lines = anyType.rows.map((row) => `• ${describe(row)} (${TYPE_NAMES[row.kind][0]})`);
       return {
         text: `I couldn’t find any ${TYPE_NAMES[type][1]} about “${subject}”, but the catalogue has:\n${lines.join('\n')}`,
@@ -430,5 +455,91 @@ async function topic(
       },
     ],
     facts: result.rows.map((row) => `Catalogue: ${describe(row)}`),
+  };
+}
+
+/** Editions of the title asked about whose related items are asked and merged. */
+const EDITIONS_ASKED = 3;
+
+/** An author's name with letters and digits only: "H. G. Wells" and "H.G. Wells" are one. */
+const authorKey = (name: string) => normal(name).replace(/ /g, '');
+
+/**
+ * "Something like X": finds X as a title is looked up (a known-item search), then lists the items
+ * related to it ("More like this", server/catalogue/related.ts) with why each is listed. The
+ * catalogue can hold X more than once (the demo's copy and an imported edition): the related
+ * items of each are merged in turn, and none of X's editions is offered as like X.
+ */
+async function recommend(context: AssistantContext, title: string): Promise<Reply> {
+  if (!title) return notSure(context.config, 'Which title do you mean?');
+  const found = await findTitle(context, title);
+  const first = found[0];
+  if (!first) {
+    return {
+      text: `I couldn’t find “${title}” in the catalogue, so I can’t tell what is like it. Check the spelling, or ask for its subject instead (for example “books about science fiction”). If the library does not have what you need, you can ask for it with the request form.`,
+      links: [LINKS.search, LINKS.request],
+      facts: [],
+    };
+  }
+  const firstAuthors = new Set(first.authors.map(authorKey));
+  /** Another edition of X: all of the typed title's words, and one of its authors. */
+  const isEdition = (row: Pick<SearchRow, 'title' | 'authors'>) =>
+    titleScore(title, row.title) === 1 &&
+    (firstAuthors.size === 0 || row.authors.some((name) => firstAuthors.has(authorKey(name))));
+  const editions = [first, ...found.slice(1).filter(isEdition)].slice(0, EDITIONS_ASKED);
+  const lists = await Promise.all(editions.map((edition) => context.related(edition)));
+
+  // An imported edition lists its editors and translators as authors: "Same author" counts only
+  // for the writer, named first, or Frankenstein would bring every book Percy Shelley is in.
+  const writers = new Set(editions.map((edition) => authorKey(edition.authors[0] ?? '')));
+  writers.delete('');
+  /** One work once, whichever of its editions the lists hold: its main title and its writer. */
+  const work = (row: Pick<SearchRow, 'title' | 'authors'>) =>
+    `${significant(row.title.split(/[:;([]/)[0] ?? '').join(' ')}|${authorKey(row.authors[0] ?? '')}`;
+  const seen = new Set([...editions.map((edition) => edition.id), ...editions.map(work)]);
+  const chosen: RelatedRow[] = [];
+  let byAuthor = 0;
+  for (let index = 0; chosen.length < RELATED_ITEMS_MAX; index += 1) {
+    const round = lists.map((list) => list.rows[index]).filter((row) => row !== undefined);
+    if (round.length === 0) break;
+    for (const row of round) {
+      if (chosen.length >= RELATED_ITEMS_MAX || seen.has(row.id) || seen.has(work(row))) continue;
+      if (isEdition(row)) continue;
+      if (row.reason === 'Same author') {
+        const byWriter = row.authors.some((name) => writers.has(authorKey(name)));
+        if (!byWriter || byAuthor >= RELATED_SAME_AUTHOR_MAX) continue;
+        byAuthor += 1;
+      }
+      seen.add(row.id).add(work(row));
+      chosen.push(row);
+    }
+  }
+
+  const name = describe(first);
+  if (chosen.length === 0) {
+    const text = `${name} is in the catalogue, but nothing else in it is listed as like it yet. Try asking for books or papers on its subject.`;
+    return {
+      text,
+      links: [itemLink(first), LINKS.search],
+      facts: [`Catalogue: ${name}`, text],
+    };
+  }
+  const subjects = new Set(
+    editions.flatMap((edition) => edition.subjects).map((subject) => subject.toLowerCase()),
+  );
+  /** Why it is listed, with the subjects it shares when that is the reason. */
+  const why = (row: RelatedRow) => {
+    if (row.reason !== 'Similar subject') return row.reason;
+    const shared = row.subjects.filter((subject) => subjects.has(subject.toLowerCase()));
+    return shared.length > 0 ? `${row.reason}: ${shared.slice(0, 3).join(', ')}` : row.reason;
+  };
+  const lines = chosen.map((row) => `• ${describe(row)} (${why(row)})`);
+  return {
+    text: `If you liked ${name}, you might like:\n${lines.join('\n')}`,
+    links: [itemLink(first), ...chosen.map(itemLink)],
+    facts: [
+      `Catalogue: ${name}`,
+      ...chosen.map((row) => `Like it (${why(row)}): ${describe(row)}`),
+    ],
   };
 }

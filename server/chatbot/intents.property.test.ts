@@ -31,6 +31,7 @@ const KINDS: Intent['kind'][] = [
   'author-of',
   'works-by',
   'topic',
+  'recommend',
   'unknown',
 ];
 

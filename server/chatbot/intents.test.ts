@@ -72,6 +72,26 @@ const CASES: [string, Intent][] = [
   ['tell me a joke', { kind: 'unknown' }],
   ['<img src=x onerror=alert(document.cookie)>', { kind: 'unknown' }],
   ["<script>alert('hi')</script> what are the opening hours", { kind: 'hours' }],
+  // Topics and recommendations (issue 23).
+  ['research about neural networks', { kind: 'topic', topic: 'neural networks', type: 'paper' }],
+  [
+    'stuff about graph neural networks',
+    { kind: 'topic', topic: 'graph neural networks', type: undefined },
+  ],
+  ['i want to learn javascript', { kind: 'topic', topic: 'javascript' }],
+  ['I need something on black holes', { kind: 'topic', topic: 'black holes', type: undefined }],
+  ['something like Frankenstein', { kind: 'recommend', title: 'Frankenstein' }],
+  ['books similar to Pride and Prejudice', { kind: 'recommend', title: 'Pride and Prejudice' }],
+  ['more like The Time Machine', { kind: 'recommend', title: 'The Time Machine' }],
+  ['any books like the hunger games?', { kind: 'recommend', title: 'the hunger games' }],
+  ['do you have anything like "Dracula"?', { kind: 'recommend', title: 'Dracula' }],
+  [
+    'I loved The Hunger Games, what should I read next?',
+    { kind: 'recommend', title: 'The Hunger Games' },
+  ],
+  ["what's similar to Dune", { kind: 'recommend', title: 'Dune' }],
+  ['I would like books about black holes', { kind: 'topic', topic: 'black holes', type: 'book' }],
+  ['do you have anything like that?', { kind: 'unknown' }],
 ];
 
 describe('recognising what a question asks', () => {

@@ -18,6 +18,7 @@ export type Intent =
   | { kind: 'author-of'; title: string }
   | { kind: 'works-by'; author: string; type?: ItemType }
   | { kind: 'topic'; topic: string; type?: ItemType }
+  | { kind: 'recommend'; title: string }
   | { kind: 'unknown' };
 
 /** Attempts to make the assistant drop its rules or show its instructions. */
@@ -84,6 +85,28 @@ const GENERIC =
 /** Questions about how something works, not about one's own records or one title. */
 const ASKS_HOW =
   /\bwhat (if|happens (if|when))\b|\bhow (long|many|much|far|early|soon|often)\b|^how (do|does|can|could|should|would|to)\b(?!.{0,20}\b(see|check|view|find|look at)\b.{0,10}\bmy\b)/;
+
+/** "like", "similar to", "in the style of": what asks for items resembling a title. */
+const LIKE =
+  /(?:just |a bit |kind of |sort of )?(?:like|similar to|in the (?:same )?(?:vein|style) (?:of|as)|along the lines of|resembling)/
+    .source;
+
+/**
+ * Asking for more like a title: "something like Frankenstein", "books similar to Pride and
+ * Prejudice", "more like The Time Machine", "anything else in the style of Dracula".
+ */
+const RECOMMEND = [
+  new RegExp(
+    String.raw`\b(?:something|anything|stuff|things|books?|novels?|(?:research\s+)?papers?|articles?|reads?|readings?|titles?|works?|courses?|items?|more|others?|recommendations?)\s+(?:else\s+)?${LIKE}\s+(.+)`,
+  ),
+  /\bsimilar to\s+(.+)/,
+  // "I loved The Hunger Games, what should I read next?"
+  /^(?:i|we)\s+(?:really\s+)?(?:liked|loved|enjoyed|like|love|enjoy)\s+(.+?)\s*(?:[,.;!]|\s-)\s*(?:so\s+|and\s+)?(?:what|which|any|anything|something|can you|could you|recommend|suggest|give me|show me)\b/,
+];
+
+/** What names no title after "like": "something like that", "books like these". */
+const NOT_A_TITLE =
+  /^(this|that|these|those|it|them|him|her|me|you|what|which|a few|some|any|one)\b|^\W*$/;
 
 /** Trims quotes, a trailing question mark and filler from an extracted title or topic. */
 export function cleanPhrase(text: string): string {
@@ -154,6 +177,14 @@ export function recognise(prompt: string): Intent {
     return { kind: 'my-requests' };
   }
 
+  for (const pattern of RECOMMEND) {
+    const like = text.match(pattern);
+    if (like && !NOT_A_TITLE.test(like[1]!.trim())) {
+      const title = span(like, 1).replace(/\s+(?:please|pls)$/i, '');
+      if (title) return { kind: 'recommend', title };
+    }
+  }
+
   let match = text.match(
     /\b(?:is|are)\s+(.+?)\s+(?:available|free|in stock|on the shelf)(?:\s+(?:to|for)\s+(?:reserve|reservation|borrow|borrowing|pick ?up|loan))?\b/,
   );
@@ -184,13 +215,19 @@ export function recognise(prompt: string): Intent {
   }
 
   match = text.match(
-    /\b(?:do you have|have you got|are there|is there|any|find|finding|looking for|search for|searching for|recommend|suggest|need|want|show me|list)\s+(?:me\s+)?(?:some\s+|any\s+|a few\s+|good\s+|a\s+)?((?:research\s+)?papers?|articles?|books?|novels?|textbooks?|course materials?|courses?|materials?|resources?|readings?|something|anything)\s+(?:on|about|regarding|related to|for|covering|in|concerning)\s+(.+)/,
+    /\b(?:do you have|have you got|are there|is there|any|find|finding|looking for|search for|searching for|recommend|suggest|need|want|would like|'d like|show me|list)\s+(?:me\s+)?(?:some\s+|any\s+|a few\s+|good\s+|a\s+)?((?:research\s+)?papers?|articles?|books?|novels?|textbooks?|course materials?|courses?|materials?|resources?|readings?|something|anything|research|stuff|info(?:rmation)?|literature)\s+(?:on|about|regarding|related to|for|covering|in|concerning)\s+(.+)/,
   );
   if (match) return { kind: 'topic', topic: span(match, 2), type: typeOf(match[1]) };
   match = text.match(
-    /^((?:research\s+)?papers?|articles?|books?|novels?|textbooks?|course materials?)\s+(?:on|about|regarding|for)\s+(.+)/,
+    /^(?:(?:any|some)\s+)?((?:research\s+)?papers?|articles?|books?|novels?|textbooks?|course materials?|research|stuff|info(?:rmation)?|literature)\s+(?:on|about|regarding|for|into)\s+(.+)/,
   );
   if (match) return { kind: 'topic', topic: span(match, 2), type: typeOf(match[1]) };
+  // "i want to learn javascript", "where can i learn about statistics"
+  match = text.match(
+    /^(?:i (?:want|need|would like|'d like|wanna) to|i'm trying to|where (?:can|do|could) i|how (?:can|do|could) i|help me)\s+(?:learn|study|read up on)\s+(?:more\s+)?(?:about\s+)?(.+)/,
+  );
+  if (match && !/^(how|what|where|when|why|to|the library)\b/.test(match[1]!))
+    return { kind: 'topic', topic: span(match, 1) };
   // "any free python courses?", "good machine learning papers"
   match = text.match(
     /^(?:(?:are there|is there|do you have|have you got|got|find|i need|i want|looking for|recommend|suggest|show me)\s+)?(?:any\s+|some\s+)?(?:(?:free|good|online|intro(?:ductory)?|beginner|recent|new)\s+)*(.+?)\s+((?:research\s+)?papers?|articles?|books?|novels?|textbooks?|courses?|course materials?|tutorials?|lecture notes)\s*[?!.]*$/,

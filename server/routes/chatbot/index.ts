@@ -5,7 +5,9 @@ import {
   chatbotResponseSchema,
 } from '#contract/http/chatbot.ts';
 import { currentUser } from '../../auth/session.ts';
-import { builtInReply } from '../../chatbot/assistant.ts';
+import { queryMeaning } from '../../catalogue/meaning.ts';
+import { relatedItems } from '../../catalogue/related.ts';
+import { builtInReply, type AssistantContext } from '../../chatbot/assistant.ts';
 import { recognise } from '../../chatbot/intents.ts';
 import { createModel } from '../../chatbot/model.ts';
 import { parseInput } from '../../http/errors.ts';
@@ -28,7 +30,16 @@ const ANSWER_DEADLINE_MS = 28_000;
  */
 export async function chatbotRoutes(app: DeclaringInstance, context: RouteContext): Promise<void> {
   const model = createModel(context.config, app.log);
-  const assistant = { db: context.database.db, config: context.config, now: context.now };
+  // The app's one embedder, as the catalogue's search and related items use it: a topic question
+  // is ranked by meaning where the database can search by meaning, by words otherwise.
+  const meaning = queryMeaning(context.embedder, app.log);
+  const assistant: AssistantContext = {
+    db: context.database.db,
+    config: context.config,
+    now: context.now,
+    meaning: () => (context.database.searchByMeaning.available ? meaning : undefined),
+    related: (item) => relatedItems(context.database, item, context.embedder.model),
+  };
 
   app.post(
     '/chat',
