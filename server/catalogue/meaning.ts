@@ -24,6 +24,26 @@ export const MEANT_NEIGHBOURS = 50;
  */
 export const MEANT_MAX_DISTANCE = 0.75;
 
+/**
+ * How a request is phrased around its topic ("papers on …", "research about …", "I need
+ * something on …", "… textbooks"): words that say what kind of item is wanted, not what it is
+ * about. The model reads them as part of the topic ("books about AI" lands near items about
+ * books), so they are left out of the text it embeds; the words' search still has them.
+ */
+const REQUEST_LEAD =
+  /^(?:(?:i(?:'d| would)? (?:like|need|want)|looking for|find(?: me)?|any|some|show me)\s+)?(?:(?:some|a few|any)\s+)?(?:(?:research\s+)?papers?|research|books?|textbooks?|articles?|courses?|materials?|something|stuff|resources?)\s+(?:on|about|for|regarding)\s+/i;
+const REQUEST_TAIL = /\s+(?:papers?|books?|textbooks?|articles?|courses?|materials?)$/i;
+
+/** The topic of a query as the model embeds it: {@link REQUEST_LEAD} and its tail left out. */
+export function topicText(text: string): string {
+  const topic = text
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(REQUEST_LEAD, '')
+    .replace(REQUEST_TAIL, '');
+  return topic === '' ? text.trim() : topic;
+}
+
 /** How many query embeddings are remembered: a page's re-query or next page costs nothing. */
 const REMEMBERED_QUERIES = 1_000;
 
@@ -40,7 +60,7 @@ export function queryMeaning(
   return {
     model: embedder.model,
     embed(text) {
-      const key = text.trim().replace(/\s+/g, ' ').toLowerCase();
+      const key = topicText(text).toLowerCase();
       const known = remembered.get(key);
       if (known) {
         // Most recently used goes last, so the first is always the one to drop.

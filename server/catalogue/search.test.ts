@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchLevels, type QueryTerm } from './search.ts';
+import { anyWordLevel, matchLevels, type QueryTerm } from './search.ts';
 
 const term = (word: string, extra: Partial<QueryTerm> = {}): QueryTerm => ({
   word,
@@ -54,5 +54,40 @@ describe('matchLevels (items holding most of the words)', () => {
     ];
     const [level] = matchLevels(terms, [false, false], [0, 0]);
     expect(level!.match).toBe('((nueral | neural)) | ((netwrk:* | network))');
+  });
+});
+
+describe('anyWordLevel (the words’ side of a ranking with meaning)', () => {
+  it('matches any word, weighs rare words most, and probes every pair and word', () => {
+    const terms = [term('neural'), term('about'), term('networks')];
+    const level = anyWordLevel(terms, [false, true, false], {
+      documents: [10, 0, 900],
+      total: 1000,
+    });
+    expect(level!.match).toBe('(neural) | (networks)');
+    expect(level!.weights[1]).toBe(0);
+    expect(level!.weights[0]).toBeGreaterThan(level!.weights[2]!);
+    expect(level!.probes!.map((probe) => probe.match)).toEqual([
+      'neural & networks',
+      'neural',
+      'networks',
+    ]);
+    const three = anyWordLevel([term('a1'), term('b2'), term('c3')], [false, false, false], {
+      documents: [1, 2, 3],
+      total: 10,
+    });
+    expect(three!.probes!.map((probe) => probe.match)).toEqual([
+      'a1 & b2 & c3',
+      'a1 & b2',
+      'a1 & c3',
+      'b2 & c3',
+      'a1',
+      'b2',
+      'c3',
+    ]);
+  });
+
+  it('is not needed for one word', () => {
+    expect(anyWordLevel([term('dune')], [false], { documents: [3], total: 10 })).toBeUndefined();
   });
 });

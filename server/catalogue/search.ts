@@ -261,6 +261,18 @@ export interface QueryTerm {
 export interface MatchLevel {
   match: string;
   weights: number[];
+  /**
+   * Where candidates are looked for besides the first matches found (each a tsquery text and how
+   * many it gives): a level of any word matches too many items to rank them all, and the first
+   * found are no better than any other, so the items holding the words together are asked for.
+   */
+  probes?: { match: string; limit: number }[];
+  /**
+   * The weight of a word held grows with how often and where the item holds it (`ts_rank` of the
+   * word alone: titles most, repeated words more, long records less), as BM25's term frequency
+   * does; otherwise a word held counts its weight once.
+   */
+  graded?: boolean;
 }
 
 /** A word search's answer, with what a ranking by meaning needs to rank it again. */
@@ -273,6 +285,9 @@ interface WordSearch extends SearchResult {
   level?: MatchLevel;
   /** A known item (an exact title, a title and author) was among the candidates. */
   pinned?: boolean;
+  /** Per word: a stop word (no lexeme), and how many items' titles, authors or subjects hold it. */
+  stop?: boolean[];
+  documents?: number[];
 }
 
 /** A term's part of a tsquery: the word as typed or any of its corrections. */
@@ -427,6 +442,8 @@ async function searchWords(
       ...result,
       matched: sql`${searchDocument} @@ ${ofType(tsquery, query.type)}`,
       terms: used,
+      stop,
+      documents,
       ...(level ? { level } : {}),
     };
   });
@@ -449,13 +466,8 @@ export function matchLevels(
   stop: readonly boolean[],
   documents: readonly number[],
 ): MatchLevel[] {
-  const content = terms
-    .map((_, index) => index)
-    .filter((index) => !stop[index] && terms[index]!.dropped === undefined);
-  // A rare word weighs more: ln of how much rarer than a word every item holds.
-  const weights = terms.map((_, index) =>
-    content.includes(index) ? Math.log(1 + 1_000_000 / (1 + (documents[index] ?? 0))) : 0,
-  );
+  const content = contentWords(terms, stop);
+  const weights = wordWeights(terms, content, documents);
   const rarestFirst = [...content].sort(
     (a, b) => (documents[a] ?? 0) - (documents[b] ?? 0) || a - b,
   );
@@ -471,6 +483,93 @@ export function matchLevels(
     levels.push({ match, weights });
   }
   return levels;
+}
+
+/** The words of a query that count: not stop words, not slips of them. */
+function contentWords(terms: readonly QueryTerm[], stop: readonly boolean[]): number[] {
+  return terms
+    .map((_, index) => index)
+    .filter((index) => !stop[index] && terms[index]!.dropped === undefined);
+}
+
+/** Each word's weight: a rare word weighs more, ln of how much rarer than one every item holds. */
+function wordWeights(
+  terms: readonly QueryTerm[],
+  content: readonly number[],
+  documents: readonly number[],
+): number[] {
+  return terms.map((_, index) =>
+    content.includes(index) ? Math.log(1 + 1_000_000 / (1 + (documents[index] ?? 0))) : 0,
+  );
+}
+
+/**
+ * Items counted as holding a word at most: past it a word is common, and how common makes little
+ * difference to its weight, while counting all of a word's items costs as many index reads.
+ */
+const DOCUMENTS_COUNTED = 5_000;
+
+/**
+ * How many items hold each of the `content` words anywhere (its corrections too), up to
+ * {@link DOCUMENTS_COUNTED}, and about how many items there are (the planner's estimate).
+ */
+async function countDocuments(
+  trx: Transaction<Database>,
+  terms: readonly QueryTerm[],
+  content: readonly number[],
+): Promise<{ documents: number[]; total: number }> {
+  if (content.length < 2) return { documents: [], total: 0 };
+  const queries = content.map((index) => termQuery(terms[index]!));
+  const { rows } = await sql<{ documents: (number | string)[]; total: number | string }>`
+    SELECT (SELECT array_agg((SELECT count(*) FROM (
+              SELECT 1 FROM items i WHERE i.search @@ to_tsquery('english', w)
+              LIMIT ${DOCUMENTS_COUNTED}) x) ORDER BY n)
+            FROM unnest(${queries}::text[]) WITH ORDINALITY AS t (w, n)) AS documents,
+           (SELECT greatest(reltuples, count) FROM pg_class,
+              (SELECT count(*) FROM (SELECT 1 FROM items LIMIT 10000) y) c
+            WHERE oid = 'items'::regclass) AS total`.execute(trx);
+  const counted = (rows[0]?.documents ?? []).map(Number);
+  const documents: number[] = terms.map(() => 0);
+  content.forEach((index, at) => (documents[index] = counted[at] ?? 0));
+  return { documents, total: Math.max(1, Number(rows[0]?.total ?? 1)) };
+}
+
+/** Pairs of words a level of any word asks for together, at most. */
+const PAIRS_ASKED = 15;
+
+/**
+ * The words' side of a ranking by words and meaning: any word may match, as a BM25 ranking's
+ * would, the items holding more of them, and rarer ones, first (`held`). Candidates are those
+ * holding every word, each pair of words, and each word, so the best are among them whatever the
+ * table's order. Undefined for a query of one word (any word is every word).
+ */
+export function anyWordLevel(
+  terms: readonly QueryTerm[],
+  stop: readonly boolean[],
+  { documents, total }: { documents: readonly number[]; total: number },
+): MatchLevel | undefined {
+  const content = contentWords(terms, stop);
+  if (content.length < 2) return undefined;
+  const together = (choice: readonly number[]) =>
+    choice.map((index) => termQuery(terms[index]!)).join(' & ');
+  // Of two words, the pair is every word.
+  const pairs =
+    content.length > 2 && choose(content.length, 2) <= PAIRS_ASKED ? subsets(content, 2) : [];
+  return {
+    match: content.map((index) => `(${termQuery(terms[index]!)})`).join(' | '),
+    // BM25's inverse document frequency, of the items holding each word anywhere.
+    weights: terms.map((_, index) => {
+      if (!content.includes(index)) return 0;
+      const held = Math.min(documents[index] ?? 0, total);
+      return Math.log(1 + (total - held + 0.5) / (held + 0.5));
+    }),
+    graded: true,
+    probes: [
+      { match: together(content), limit: 200 },
+      ...pairs.map((pair) => ({ match: together(pair), limit: 60 })),
+      ...content.map((index) => ({ match: together([index]), limit: 30 })),
+    ],
+  };
 }
 
 /** n choose k. */
@@ -497,7 +596,11 @@ function hybridRanking(query: SearchQuery, searched: WordSearch): boolean {
   return (
     searched.terms !== undefined &&
     !searched.pinned &&
-    (query.sort === undefined || query.sort === 'relevance')
+    (query.sort === undefined || query.sort === 'relevance') &&
+    // Words nobody wrote ("asdf", "xqzzy plomb") still have nearest items, as near as a real
+    // topic's (bench/README.md, "Topics"): what no word of the query finds and no word of the
+    // catalogue's vocabulary names is not offered by meaning either.
+    (searched.total > 0 || (searched.documents ?? []).some((documents) => documents > 0))
   );
 }
 
@@ -524,8 +627,13 @@ async function searchByMeaning(
   return db.transaction().execute(async (trx) => {
     const near = await nearestToVector(trx, vector, meaning.model);
     if (near.length === 0) return searched;
+    const terms = searched.terms!;
+    const stop = searched.stop ?? [];
+    const level =
+      searched.level ??
+      anyWordLevel(terms, stop, await countDocuments(trx, terms, contentWords(terms, stop)));
     const fused = await rankedSearch(trx, query, searched.terms!, filters, now, {
-      ...(searched.level ? { level: searched.level } : {}),
+      ...(level ? { level } : {}),
       near,
     });
     const { pinned: _pinned, ...result } = fused;
@@ -590,6 +698,8 @@ async function rankedSearch(
   const offset = (query.page - 1) * query.pageSize;
   const pageRows = Math.max(0, Math.min(query.pageSize, limit - offset));
   const tsquery = sql`to_tsquery('english', ${level?.match ?? termsQuery(terms)})`;
+  // Every word, whatever the level: an exact title, or a title and its author, holds them all.
+  const allWords = level ? sql`to_tsquery('english', ${termsQuery(terms)})` : tsquery;
   // The same with the last word whole, not as a prefix: 'life' finds 'Run for Your Life' before
   // 'Lifeguard'.
   const last = terms.at(-1)!;
@@ -600,17 +710,29 @@ async function rankedSearch(
   // which (the rarer the better).
   const held = level
     ? sql.join(
-        terms.flatMap((term, index) =>
-          (level.weights[index] ?? 0) > 0
-            ? [
-                sql`${level.weights[index]}::float8 * (i.search @@ to_tsquery('english', ${termQuery(term)}))::int`,
-              ]
-            : [],
-        ),
+        terms.flatMap((term, index) => {
+          const weight = level.weights[index] ?? 0;
+          if (weight <= 0) return [];
+          const word = sql`to_tsquery('english', ${termQuery(term)})`;
+          return [
+            level.graded
+              ? sql`${weight}::float8 * ts_rank('{1,1,1,1}'::float4[], i.search, ${word}, 1)`
+              : sql`${weight}::float8 * (i.search @@ ${word})::int`,
+          ];
+        }),
         sql` + `,
       )
     : sql`0`;
   const meant = near.length > 0;
+  // Each probe of the level, by the index, of the type and filters searched.
+  const probed = sql.join(
+    (level?.probes ?? []).map(
+      (probe) => sql`UNION SELECT id FROM (SELECT i.id FROM items i
+        WHERE ${searchDocument} @@ ${ofType(sql`to_tsquery('english', ${probe.match})`, query.type)}
+        ${filtered} LIMIT ${probe.limit}) p`,
+    ),
+    sql` `,
+  );
   const nearIds = sql`${[...near]}::uuid[]`;
   const title = sql`ts_filter(i.search, '{a}')`;
   // Every word and correction, as lexemes: a title holding none but these is an exact one.
@@ -706,7 +828,14 @@ async function rankedSearch(
     // authors. Within a tier the more popular comes first ('Legend' by Marie Lu or by David
     // Gemmell; 'christie death'), then, of two exact titles, the shorter, nearer what was typed
     // ('Tales of the City' before 'More Tales of the City': 'more' is a stop word), then rank.
-    return sql`${sortFirst(query.sort, alias)} ${a}.held DESC, ${a}.corrections, ${a}.verbatim DESC, ${a}.exact DESC,
+    if (level) {
+      // Some of the words: the known-item tiers still first, then the weight of the words held,
+      // then rank (length-normalised, titles weighing most), as a BM25 ranking orders.
+      return sql`${sortFirst(query.sort, alias)} ${a}.corrections, ${a}.verbatim DESC, ${a}.exact DESC,
+        ${a}.exact_main DESC, ${a}.exact_with_author DESC, ${a}.held DESC, ${a}.rank DESC,
+        ${a}.year DESC NULLS LAST, ${a}.title, ${a}.id`;
+    }
+    return sql`${sortFirst(query.sort, alias)} ${a}.corrections, ${a}.verbatim DESC, ${a}.exact DESC,
       ${a}.exact_main DESC, ${a}.exact_with_author DESC, ${a}.in_title_or_author DESC,
       ${a}.whole_words DESC,
       CASE WHEN ${a}.in_title_or_author THEN ${a}.popularity END DESC NULLS LAST,
@@ -745,7 +874,7 @@ async function rankedSearch(
     exact_hits AS MATERIALIZED (
       SELECT i.id FROM items i, query_words q
       WHERE (i.title_key = ANY (q.keys) OR i.main_title_key = ANY (q.keys))
-        AND i.search @@ ${tsquery} ${ofKind} ${filtered}
+        AND i.search @@ ${allWords} ${ofKind} ${filtered}
       LIMIT ${limit + 1}
     ),
     ranked AS MATERIALIZED (
@@ -754,7 +883,7 @@ async function rankedSearch(
              t.title_or_author @@ ${tsquery} AS in_title_or_author,
              t.title_or_author @@ ${whole} AS whole_words,
              -- The cheap test first: most candidates fail it, and skip the array.
-             CASE WHEN t.title_or_author @@ ${tsquery}
+             CASE WHEN t.title_or_author @@ ${allWords}
                THEN ARRAY(SELECT l FROM unnest(tsvector_to_array(ts_filter(t.title_or_author, '{a}'))) AS l
                           WHERE position('-' IN l) = 0) <@ t.lexemes
                ELSE false END AS exact_with_author
@@ -776,7 +905,7 @@ async function rankedSearch(
                NOT EXISTS (SELECT FROM near_hits n WHERE n.id = i.id) AS by_words
         FROM (SELECT id FROM (SELECT id FROM hits LIMIT ${rankedHits}) h
               UNION SELECT id FROM title_hits UNION SELECT id FROM exact_hits
-              UNION SELECT id FROM near_hits) c
+              UNION SELECT id FROM near_hits ${probed}) c
         JOIN items i ON i.id = c.id
         CROSS JOIN query_words q
         OFFSET 0
