@@ -87,7 +87,10 @@ describe('anyWordLevel (the words’ side of a ranking with meaning)', () => {
     ]);
   });
 
-  it('is not needed for one word', () => {
-    expect(anyWordLevel([term('dune')], [false], { documents: [3], total: 10 })).toBeUndefined();
+  it('asks for the one word there is, and for nothing when no word counts', () => {
+    const one = anyWordLevel([term('dune')], [false], { documents: [3], total: 10 });
+    expect(one!.match).toBe('(dune)');
+    expect(one!.probes!.map((probe) => probe.match)).toEqual(['dune']);
+    expect(anyWordLevel([term('the')], [true], { documents: [0], total: 10 })).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@ import {
   type FacetRow,
 } from './facets.ts';
 import { PREPARED } from '../db/prepared.ts';
-import { nearestToVector, type QueryMeaning } from './meaning.ts';
+import { nearestToVector, topicText, type QueryMeaning } from './meaning.ts';
 import { normaliseIsbn } from './isbn.ts';
 import { STOP_WORDS, stopWordTypo } from './stop-words.ts';
 import { findCorrections, typoAllowance } from './typos.ts';
@@ -504,6 +504,15 @@ function wordWeights(
 }
 
 /**
+ * A term as a level of any word asks for it: as `termQuery`, but a short last word is not taken
+ * as the start of a longer one ("books about AI" is not about air; typing a description, the last
+ * word is most often whole).
+ */
+function levelWord(term: QueryTerm): string {
+  return termQuery(term.word.length < 4 ? { ...term, typed: term.word } : term);
+}
+
+/**
  * Items counted as holding a word at most: past it a word is common, and how common makes little
  * difference to its weight, while counting all of a word's items costs as many index reads.
  */
@@ -518,8 +527,8 @@ async function countDocuments(
   terms: readonly QueryTerm[],
   content: readonly number[],
 ): Promise<{ documents: number[]; total: number }> {
-  if (content.length < 2) return { documents: [], total: 0 };
-  const queries = content.map((index) => termQuery(terms[index]!));
+  if (content.length === 0) return { documents: [], total: 0 };
+  const queries = content.map((index) => levelWord(terms[index]!));
   const { rows } = await sql<{ documents: (number | string)[]; total: number | string }>`
     SELECT (SELECT array_agg((SELECT count(*) FROM (
               SELECT 1 FROM items i WHERE i.search @@ to_tsquery('english', w)
@@ -541,7 +550,7 @@ const PAIRS_ASKED = 15;
  * The words' side of a ranking by words and meaning: any word may match, as a BM25 ranking's
  * would, the items holding more of them, and rarer ones, first (`held`). Candidates are those
  * holding every word, each pair of words, and each word, so the best are among them whatever the
- * table's order. Undefined for a query of one word (any word is every word).
+ * table's order. Undefined when no word counts.
  */
 export function anyWordLevel(
   terms: readonly QueryTerm[],
@@ -549,14 +558,15 @@ export function anyWordLevel(
   { documents, total }: { documents: readonly number[]; total: number },
 ): MatchLevel | undefined {
   const content = contentWords(terms, stop);
-  if (content.length < 2) return undefined;
-  const together = (choice: readonly number[]) =>
-    choice.map((index) => termQuery(terms[index]!)).join(' & ');
-  // Of two words, the pair is every word.
+  if (content.length === 0) return undefined;
+  const word = (index: number) => levelWord(terms[index]!);
+  const together = (choice: readonly number[]) => choice.map(word).join(' & ');
+  // Of two words, the pair is every word; of one, every word is the word.
+  const probes = content.length > 1 ? content : [];
   const pairs =
     content.length > 2 && choose(content.length, 2) <= PAIRS_ASKED ? subsets(content, 2) : [];
   return {
-    match: content.map((index) => `(${termQuery(terms[index]!)})`).join(' | '),
+    match: content.map((index) => `(${word(index)})`).join(' | '),
     // BM25's inverse document frequency, of the items holding each word anywhere.
     weights: terms.map((_, index) => {
       if (!content.includes(index)) return 0;
@@ -567,7 +577,7 @@ export function anyWordLevel(
     probes: [
       { match: together(content), limit: 200 },
       ...pairs.map((pair) => ({ match: together(pair), limit: 60 })),
-      ...content.map((index) => ({ match: together([index]), limit: 30 })),
+      ...probes.map((index) => ({ match: together([index]), limit: 30 })),
     ],
   };
 }
@@ -628,10 +638,16 @@ async function searchByMeaning(
     const near = await nearestToVector(trx, vector, meaning.model);
     if (near.length === 0) return searched;
     const terms = searched.terms!;
-    const stop = searched.stop ?? [];
+    // The words saying what kind of item is wanted ("books about", "research on") count as stop
+    // words here, as they are not embedded either: "books about AI" is about AI.
+    const topic = new Set(queryWords(topicText(query.q)));
+    const stop = terms.map(
+      (term, index) =>
+        (searched.stop ?? [])[index] === true || (topic.size > 0 && !topic.has(term.word)),
+    );
     const level =
-      searched.level ??
-      anyWordLevel(terms, stop, await countDocuments(trx, terms, contentWords(terms, stop)));
+      anyWordLevel(terms, stop, await countDocuments(trx, terms, contentWords(terms, stop))) ??
+      searched.level;
     const fused = await rankedSearch(trx, query, searched.terms!, filters, now, {
       ...(level ? { level } : {}),
       near,
@@ -713,7 +729,7 @@ async function rankedSearch(
         terms.flatMap((term, index) => {
           const weight = level.weights[index] ?? 0;
           if (weight <= 0) return [];
-          const word = sql`to_tsquery('english', ${termQuery(term)})`;
+          const word = sql`to_tsquery('english', ${level.graded ? levelWord(term) : termQuery(term)})`;
           return [
             level.graded
               ? sql`${weight}::float8 * ts_rank('{1,1,1,1}'::float4[], i.search, ${word}, 1)`
