@@ -268,9 +268,9 @@ export interface MatchLevel {
    */
   probes?: { match: string; limit: number }[];
   /**
-   * The weight of a word held grows with how often and where the item holds it (`ts_rank` of the
-   * word alone: titles most, repeated words more, long records less), as BM25's term frequency
-   * does; otherwise a word held counts its weight once.
+   * Ranked by BM25 (the weights are each word's inverse document frequency): how often the item
+   * holds a word counts, saturating, and a long record less; otherwise a word held counts its
+   * weight once.
    */
   graded?: boolean;
 }
@@ -724,21 +724,43 @@ async function rankedSearch(
     : sql`to_tsquery('english', ${termsQuery([...terms.slice(0, -1), { ...last, typed: last.word }])})`;
   // Of some of the words, the weight of those held: all levels' items hold as many, this says
   // which (the rarer the better).
-  const held = level
+  const weighed = level
+    ? terms.flatMap((term, index) => {
+        const weight = level.weights[index] ?? 0;
+        return weight > 0 ? [{ term, weight }] : [];
+      })
+    : [];
+  const held =
+    level && !level.graded
+      ? sql.join(
+          weighed.map(
+            ({ term, weight }) =>
+              sql`${weight}::float8 * (i.search @@ to_tsquery('english', ${termQuery(term)}))::int`,
+          ),
+          sql` + `,
+        )
+      : sql`0`;
+  // BM25 (k1 1.2, b 0.75): how often the item holds each word (any of its corrections), and its
+  // length, read in one pass over its words; the average length is the candidates'.
+  const wordCounts = level?.graded
+    ? sql`(SELECT ARRAY[${sql.join(
+        weighed.map(
+          ({ term }) =>
+            sql`coalesce(sum(u.n) FILTER (WHERE u.lexeme = ANY (tsvector_to_array(to_tsvector('english', ${[term.word, ...term.alternatives].join(' ')})))), 0)`,
+        ),
+        sql`, `,
+      )}, sum(u.n)]
+        FROM (SELECT t.lexeme, coalesce(array_length(t.positions, 1), 1) AS n FROM unnest(i.search) t) u)`
+    : sql`NULL::numeric[]`;
+  const bm25 = level?.graded
     ? sql.join(
-        terms.flatMap((term, index) => {
-          const weight = level.weights[index] ?? 0;
-          if (weight <= 0) return [];
-          const word = sql`to_tsquery('english', ${level.graded ? levelWord(term) : termQuery(term)})`;
-          return [
-            level.graded
-              ? sql`${weight}::float8 * ts_rank('{1,1,1,1}'::float4[], i.search, ${word}, 1)`
-              : sql`${weight}::float8 * (i.search @@ ${word})::int`,
-          ];
-        }),
+        weighed.map(
+          ({ weight }, at) =>
+            sql`${weight}::float8 * t.counts[${at + 1}] * 2.2 / (t.counts[${at + 1}] + 1.2 * (0.25 + 0.75 * t.counts[${weighed.length + 1}] / greatest(avg(t.counts[${weighed.length + 1}]) OVER (), 1)))`,
+        ),
         sql` + `,
       )
-    : sql`0`;
+    : sql`t.held`;
   const meant = near.length > 0;
   // Each probe of the level, by the index, of the type and filters searched.
   const probed = sql.join(
@@ -895,7 +917,7 @@ async function rankedSearch(
     ),
     ranked AS MATERIALIZED (
       SELECT t.id, t.title, t.year, t.corrections, t.exact, t.exact_main, t.verbatim,
-             t.popularity, t.rank, t.held, t.near_place, t.by_words,
+             t.popularity, t.rank, ${bm25} AS held, t.near_place, t.by_words,
              t.title_or_author @@ ${tsquery} AS in_title_or_author,
              t.title_or_author @@ ${whole} AS whole_words,
              -- The cheap test first: most candidates fail it, and skip the array.
@@ -917,6 +939,7 @@ async function rankedSearch(
                ${popularity('i')} AS popularity,
                ts_rank(i.search, ${tsquery}, 1) AS rank,
                ${held} AS held,
+               ${wordCounts} AS counts,
                array_position(${nearIds}, i.id) AS near_place,
                NOT EXISTS (SELECT FROM near_hits n WHERE n.id = i.id) AS by_words
         FROM (SELECT id FROM (SELECT id FROM hits LIMIT ${rankedHits}) h
