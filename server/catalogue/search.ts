@@ -762,6 +762,10 @@ async function rankedSearch(
       )
     : sql`t.held`;
   const meant = near.length > 0;
+  const anyWord = sql`to_tsquery('english', ${terms
+    .filter((term) => term.dropped === undefined)
+    .map(termQuery)
+    .join(' | ')})`;
   // Each probe of the level, by the index, of the type and filters searched.
   const probed = sql.join(
     (level?.probes ?? []).map(
@@ -920,6 +924,10 @@ async function rankedSearch(
              t.popularity, t.rank, ${bm25} AS held, t.near_place, t.by_words,
              t.title_or_author @@ ${tsquery} AS in_title_or_author,
              t.title_or_author @@ ${whole} AS whole_words,
+             -- A word of the query names an author ("feist king"): with the others in the title,
+             -- a known item, as a title and its author typed together.
+             ts_filter(t.title_or_author, '{b}') @@ ${anyWord} AS by_author,
+             ts_filter(t.title_or_author, '{a}') @@ ${allWords} AS all_in_title,
              -- The cheap test first: most candidates fail it, and skip the array.
              CASE WHEN t.title_or_author @@ ${allWords}
                THEN ARRAY(SELECT l FROM unnest(tsvector_to_array(ts_filter(t.title_or_author, '{a}'))) AS l
@@ -956,7 +964,8 @@ async function rankedSearch(
              count(*) FILTER (WHERE kind = 'book') AS book,
              count(*) FILTER (WHERE kind = 'paper') AS paper,
              count(*) FILTER (WHERE kind = 'course') AS course,
-             (SELECT coalesce(bool_or(r.verbatim OR r.exact OR r.exact_main OR r.exact_with_author), false)
+             (SELECT coalesce(bool_or(r.verbatim OR r.exact OR r.exact_main OR r.exact_with_author
+                       OR r.in_title_or_author AND r.by_author), false)
                 FROM ranked r WHERE r.by_words) AS pinned
       FROM (SELECT kind, false AS near FROM ${counted}
             UNION ALL SELECT kind, true FROM near_any) k
@@ -969,8 +978,11 @@ async function rankedSearch(
         ${
           meant
             ? // Reciprocal rank fusion: each list gives 1 / (60 + place); the words' place is
-              // among the items they found.
+              // among the items they found. The words' first stays first when its title holds
+              // every word (corrected, "Funny in Faris"): the meaning of a mistyped title is not
+              // what was meant.
               sql`SELECT h.id, 0 AS part, row_number() OVER (ORDER BY
+                     (h.words_place = 1 AND h.all_in_title) DESC NULLS LAST,
                      coalesce(1.0 / (${RRF_K} + h.words_place), 0) +
                      coalesce(1.0 / (${RRF_K} + h.near_place), 0) DESC,
                      h.words_place NULLS LAST, h.near_place, h.id) AS place,

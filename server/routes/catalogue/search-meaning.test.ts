@@ -51,6 +51,7 @@ function handMadeEmbedder(): Embedder & { calls: string[] } {
 interface Made {
   title: string;
   kind?: 'book' | 'paper' | 'course';
+  authors?: string[];
   description?: string;
   embedding?: number[];
 }
@@ -71,7 +72,7 @@ describe.each(testDatabaseKinds())('search by words and meaning on %s', (kind) =
       .values({
         kind: item.kind ?? 'paper',
         title: item.title,
-        authors: [],
+        authors: item.authors ?? [],
         subjects: [],
         description: item.description ?? null,
         source: 'meaning-test',
@@ -116,6 +117,7 @@ describe.each(testDatabaseKinds())('search by words and meaning on %s', (kind) =
       },
       {
         title: 'Learning Representations',
+        authors: ['Ada Quill'],
         description: 'Features learnt from data.',
         embedding: unit(1, 0.4),
       },
@@ -178,6 +180,13 @@ describe.each(testDatabaseKinds())('search by words and meaning on %s', (kind) =
     const answer = await search('q=neural%20networks');
     expect(titles(answer)[0]).toBe('Neural Networks');
     expect(answer.byMeaning).toBeUndefined();
+    expect(embedder.calls).toEqual([]);
+  });
+
+  it('takes an author and a title word for a known item: no meaning asked', async () => {
+    embedder.calls.length = 0;
+    const answer = await search('q=quill%20representations');
+    expect(titles(answer)).toEqual(['Learning Representations']);
     expect(embedder.calls).toEqual([]);
   });
 
