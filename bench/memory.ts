@@ -27,9 +27,18 @@
  *    No chat username is set: the chat falls back to the first name (`chatName` in
  *    server/realtime/index.ts); the web page asks for one, the server does not.
  *
+ * 3. Model: the server with the sentence embedding model loaded (issue 23: under 600 MB), as
+ *    `npm start` runs it on a fresh database: the demo library, embedded at first start by the
+ *    embedding job, then searches whose queries the model embeds (descriptive ones, so the
+ *    search goes the hybrid way). Twice on one new database: first with SEMANTIC_SEARCH=false
+ *    (no model: the same server and searches without it), then with search by meaning on.
+ *    Resident memory is read after start-up, once `GET /api/health` says every item is embedded,
+ *    and after the searches; VmHWM is the peak of the whole run.
+ *
  * Engines: PGlite (the default) and, when Debian's PostgreSQL is installed, a private cluster
  * (the database's own processes are not counted: the budget is the app's process).
- * `BENCH_ENGINES=PGlite` or `PostgreSQL` measures one; `BENCH_PARTS=import` or `sockets` one part.
+ * `BENCH_ENGINES=PGlite` or `PostgreSQL` measures one; `BENCH_PARTS=import`, `sockets` or `model`
+ * (a comma list) the parts named.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -58,9 +67,10 @@ import {
   privatePostgres,
 } from './lib.ts';
 import { connectSocketIo, type WireSocket, createRooms } from './lib-socket.ts';
+import { findPostgresBin } from '../scripts/lib/postgres-cluster.ts';
 
 const ENGINES = process.env.BENCH_ENGINES?.split(',');
-const PARTS = process.env.BENCH_PARTS?.split(',') ?? ['import', 'sockets'];
+const PARTS = process.env.BENCH_PARTS?.split(',') ?? ['import', 'sockets', 'model'];
 const FILE = path.join(SHARED_DATA, 'books', 'goodbooks-10k_books.csv');
 const SAMPLE_MS = 50;
 const SOCKETS = 2_000;
@@ -71,6 +81,20 @@ const ROUNDS = 5;
 const ROUND_GAP_MS = 1_100;
 const IMPORT_BUDGET_MB = 300;
 const SERVER_BUDGET_MB = 500;
+const MODEL_BUDGET_MB = 600;
+/** How long the model part waits for the demo library's embeddings. */
+const EMBEDDING_WAIT_MS = 600_000;
+/** Descriptive queries (bench/topic-queries.ts): not known items, so each is embedded. */
+const MODEL_QUERIES = [
+  'research about neural networks',
+  'how do computers understand human language',
+  'dark matter and galaxies',
+  'something like Frankenstein',
+  'learning to program in python',
+  'stories about growing up',
+  'the history of the roman empire',
+  'quantum computers and qubits',
+];
 
 const mb = (value: number | undefined) =>
   value === undefined || !Number.isFinite(value) ? '–' : `${Math.round(value)} MB`;
@@ -451,6 +475,126 @@ function printSocketVerdict(engine: string, readings: Reading[]) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 3. Model
+
+interface ModelReading {
+  semantic: boolean;
+  readings: Reading[];
+  /** Items embedded of all, when the job was done (or the wait ended); why not, when off. */
+  embedded: string;
+  embeddingMs: number;
+  searchMs: number[];
+}
+
+/** The server on `env`'s database with the demo library, measured with or without the model. */
+async function measureModel(
+  engine: string,
+  env: Record<string, string>,
+  semantic: boolean,
+): Promise<ModelReading> {
+  const server = await startAppServer({
+    DEMO_DATA: 'true',
+    SEMANTIC_SEARCH: String(semantic),
+    ...env,
+  });
+  const pid = server.child.pid!;
+  const memory = watch(pid);
+  const result: ModelReading = {
+    semantic,
+    readings: [],
+    embedded: '',
+    embeddingMs: 0,
+    searchMs: [],
+  };
+  const read = (label: string) => {
+    const { rss, peak, hwm } = memory.phase();
+    result.readings.push({ label, rss, peak, hwm });
+    console.log(
+      `  ${label.padEnd(34)} RSS ${mb(rss).padStart(7)}   peak since last ${mb(peak).padStart(7)}   VmHWM ${mb(hwm).padStart(7)}`,
+    );
+  };
+  try {
+    console.log(
+      `\nModel, ${engine}, SEMANTIC_SEARCH=${semantic} (server pid ${pid}, ${os.cpus().length} cores, load ${loadAverage()})`,
+    );
+    const started = performance.now();
+    await sleep(2_000);
+    read('started (idle 2 s)');
+    // The embedding job of the demo library, as `GET /api/health` reports it.
+    for (;;) {
+      const health = (await (await fetch(`${server.url}/api/health`)).json()) as {
+        searchByMeaning?: {
+          available: boolean;
+          reason?: string;
+          embedded?: number;
+          total?: number;
+        };
+      };
+      const meaning = health.searchByMeaning;
+      if (!meaning?.available) {
+        result.embedded = `off: ${meaning?.reason ?? 'not said'}`;
+        break;
+      }
+      result.embedded = `${meaning.embedded ?? '?'} of ${meaning.total ?? '?'} items embedded`;
+      if (meaning.total !== undefined && meaning.embedded === meaning.total && meaning.total > 0) {
+        break;
+      }
+      if (performance.now() - started > EMBEDDING_WAIT_MS) {
+        result.embedded += ' (gave up waiting)';
+        break;
+      }
+      await sleep(500);
+    }
+    result.embeddingMs = performance.now() - started;
+    console.log(`  ${result.embedded} after ${seconds(result.embeddingMs)}`);
+    await sleep(2_000);
+    read('embedding job done (2 s later)');
+    for (const q of MODEL_QUERIES) {
+      const searchStarted = performance.now();
+      const response = await fetch(`${server.url}/api/search?${new URLSearchParams({ q })}`);
+      if (!response.ok) throw new Error(`GET /api/search: ${response.status}`);
+      await response.json();
+      result.searchMs.push(performance.now() - searchStarted);
+    }
+    console.log(
+      `  ${MODEL_QUERIES.length} searches: ${result.searchMs.map((time) => Math.round(time)).join(', ')} ms`,
+    );
+    await sleep(2_000);
+    read(`after ${MODEL_QUERIES.length} searches (2 s later)`);
+    await sleep(10_000);
+    read('idle 10 s more');
+  } finally {
+    memory.stop();
+    await server.stop();
+  }
+  return result;
+}
+
+async function modelOn(engine: string, env: Record<string, string>) {
+  const without = await measureModel(engine, env, false);
+  const withModel = await measureModel(engine, env, true);
+  const verdict = () => printModelVerdict(engine, without, withModel);
+  verdict();
+  verdicts.push(verdict);
+}
+
+function printModelVerdict(engine: string, without: ModelReading, withModel: ModelReading) {
+  const idle = (result: ModelReading) => result.readings.at(-1)!.rss;
+  const searched = (result: ModelReading) => result.readings.at(-2)!.rss;
+  const peak = (result: ModelReading) =>
+    Math.max(...result.readings.map((reading) => Math.max(reading.peak, reading.hwm)));
+  console.log(
+    `  ${engine}, model: ${withModel.embedded}; RSS after the searches ${mb(searched(withModel))} ` +
+      `(${mb(searched(without))} with SEMANTIC_SEARCH=false), idle 10 s later ${mb(idle(withModel))} ` +
+      `(${mb(idle(without))}), peak (VmHWM) ${mb(peak(withModel))} (${mb(peak(without))})`,
+  );
+  const highest = Math.max(searched(withModel), idle(withModel), peak(withModel));
+  console.log(
+    `  budget: < ${MODEL_BUDGET_MB} MB with the model loaded: ${highest < MODEL_BUDGET_MB ? 'met' : 'missed'} (highest ${mb(highest)}, the peak included)`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const wanted = (engine: string) => !ENGINES || ENGINES.includes(engine);
 if (!existsSync(FILE)) {
@@ -503,13 +647,16 @@ if (wanted('PGlite')) {
     migrateDatabase(env);
     if (PARTS.includes('import')) await importInto('PGlite, existing DATA_DIR', env);
     if (PARTS.includes('sockets')) await socketsOn('PGlite', env);
+    // A new database, as `npm start` on a fresh clone makes: the demo library alone.
+    if (PARTS.includes('model')) await modelOn('PGlite', { DATA_DIR: folder() });
   } finally {
     for (const name of folders) rmSync(name, { recursive: true, force: true });
   }
 }
 
-const postgres = wanted('PostgreSQL') ? await privatePostgres('memory') : undefined;
-if (postgres) {
+const installed = wanted('PostgreSQL') && findPostgresBin() !== undefined;
+if (installed && (PARTS.includes('import') || PARTS.includes('sockets'))) {
+  const postgres = (await privatePostgres('memory'))!;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'digi-memory-'));
   try {
     const env = { DATA_DIR: dataDir, DATABASE_URL: postgres.url };
@@ -520,7 +667,19 @@ if (postgres) {
     postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-} else if (wanted('PostgreSQL')) {
+}
+if (installed && PARTS.includes('model')) {
+  // A new database (the demo library alone), in a cluster of its own.
+  const postgres = (await privatePostgres('memory_model'))!;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'digi-memory-'));
+  try {
+    await modelOn('PostgreSQL', { DATA_DIR: dataDir, DATABASE_URL: postgres.url });
+  } finally {
+    postgres.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+if (wanted('PostgreSQL') && !installed) {
   console.log('\nPostgreSQL is not installed (apt-get install -y postgresql): PGlite only.');
 }
 
