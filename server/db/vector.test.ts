@@ -220,6 +220,22 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
             .filter((line) => String(line.msg).startsWith('Search by meaning is off'));
           expect(warnings).toHaveLength(1);
           expect(warnings[0]).toMatchObject({ level: 40 });
+          // Search answers by its words alone there, and says nothing was found by meaning;
+          // "More like this" by authors and subjects.
+          const search = await fetch(
+            `${server.url}/api/search?q=${encodeURIComponent('stories about monsters made by science')}`,
+          );
+          expect(search.status).toBe(200);
+          const found = (await search.json()) as {
+            items: { id: string }[];
+            byMeaning?: boolean;
+          };
+          expect(found.byMeaning).toBeUndefined();
+          if (found.items[0]) {
+            const related = await fetch(`${server.url}/api/items/${found.items[0].id}/related`);
+            expect(related.status).toBe(200);
+            expect(((await related.json()) as { byMeaning: boolean }).byMeaning).toBe(false);
+          }
         } finally {
           expect(await server.stop('SIGTERM')).toBe(0);
         }
