@@ -96,8 +96,11 @@ export async function nearestToVector(
   model: string,
 ): Promise<string[]> {
   const query = `[${Array.from(vector).join(',')}]`;
-  // Read when the index scan starts: a statement of its own, for this transaction alone.
-  await sql`SELECT set_config('hnsw.ef_search', ${String(MEANT_NEIGHBOURS * 2)}, true)`.execute(
+  // Read when the index scan starts: a statement of its own, for this transaction alone. The
+  // ranking after it in the same transaction takes the words search's settings
+  // (server/catalogue/search.ts, `searchWords`): the indexes, never a scan of the table.
+  await sql`SELECT set_config('hnsw.ef_search', ${String(MEANT_NEIGHBOURS * 2)}, true),
+                   set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`.execute(
     trx,
   );
   const { rows } = await sql<{ item_id: string }>`

@@ -237,6 +237,12 @@ const RANKED_HITS = 200;
  */
 const RRF_K = 60;
 
+/**
+ * Matches of any word ranked beside the probes when ranking by BM25: fewer than
+ * {@link RANKED_HITS}, as BM25 reads each one's words, and the first found are no better than any.
+ */
+const GRADED_HITS = 100;
+
 /** Most titles a corrected query is taken to stand for (as typed, and corrected a few ways). */
 const MEANT_TITLES = 10;
 
@@ -513,34 +519,55 @@ function levelWord(term: QueryTerm): string {
 }
 
 /**
- * Items counted as holding a word at most: past it a word is common, and how common makes little
- * difference to its weight, while counting all of a word's items costs as many index reads.
+ * How many items hold each of the `content` words anywhere, as the planner's statistics of the
+ * items' words tell it (`pg_stats.most_common_elems` of `items.search`, kept by ANALYZE): a word
+ * among the most common has its measured share, any other less than the least common of them.
+ * One look at the catalogue's statistics, where counting the items holding each word took a second
+ * at 100,000 items (bench:hybrid). Without statistics yet, the vocabulary's counts (titles,
+ * authors and subjects) stand in. `total` is the planner's count of items.
  */
-const DOCUMENTS_COUNTED = 5_000;
-
-/**
- * How many items hold each of the `content` words anywhere (its corrections too), up to
- * {@link DOCUMENTS_COUNTED}, and about how many items there are (the planner's estimate).
- */
-async function countDocuments(
+async function documentFrequencies(
   trx: Transaction<Database>,
   terms: readonly QueryTerm[],
   content: readonly number[],
+  vocabulary: readonly number[],
 ): Promise<{ documents: number[]; total: number }> {
-  if (content.length === 0) return { documents: [], total: 0 };
-  const queries = content.map((index) => levelWord(terms[index]!));
-  const { rows } = await sql<{ documents: (number | string)[]; total: number | string }>`
-    SELECT (SELECT array_agg((SELECT count(*) FROM (
-              SELECT 1 FROM items i WHERE i.search @@ to_tsquery('english', w)
-              LIMIT ${DOCUMENTS_COUNTED}) x) ORDER BY n)
-            FROM unnest(${queries}::text[]) WITH ORDINALITY AS t (w, n)) AS documents,
-           (SELECT greatest(reltuples, count) FROM pg_class,
-              (SELECT count(*) FROM (SELECT 1 FROM items LIMIT 10000) y) c
-            WHERE oid = 'items'::regclass) AS total`.execute(trx);
-  const counted = (rows[0]?.documents ?? []).map(Number);
-  const documents: number[] = terms.map(() => 0);
-  content.forEach((index, at) => (documents[index] = counted[at] ?? 0));
-  return { documents, total: Math.max(1, Number(rows[0]?.total ?? 1)) };
+  const words = content.map((index) =>
+    [terms[index]!.word, ...terms[index]!.alternatives].join(' '),
+  );
+  const { rows } = await sql<{ shares: (number | string | null)[] | null; total: number | string }>`
+    SELECT c.reltuples AS total,
+           (SELECT array_agg((
+              SELECT max(f.share) FROM unnest(s.elems, s.freqs) AS f (lexeme, share)
+               WHERE f.lexeme = ANY (tsvector_to_array(to_tsvector('english', w)))
+            ) ORDER BY n) FROM unnest(${words}::text[]) WITH ORDINALITY AS t (w, n)) AS shares,
+           s.freqs[array_length(s.elems, 1) + 1] AS least
+      FROM pg_class c
+      LEFT JOIN (SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
+                   FROM pg_stats
+                  WHERE schemaname = current_schema() AND tablename = 'items' AND attname = 'search') s
+        ON true
+     WHERE c.oid = 'items'::regclass`.execute(trx);
+  const row = rows[0] as
+    | {
+        shares: (number | string | null)[] | null;
+        total: number | string;
+        least?: number | string | null;
+      }
+    | undefined;
+  const total = Math.max(1_000, Number(row?.total ?? 0));
+  if (!row?.shares || row.least === null || row.least === undefined) {
+    return { documents: [...vocabulary], total };
+  }
+  const least = Number(row.least);
+  const documents = terms.map(() => 0);
+  content.forEach((index, at) => {
+    const share = row.shares![at];
+    documents[index] = Math.round(
+      total * (share === null || share === undefined ? least / 2 : Number(share)),
+    );
+  });
+  return { documents, total };
 }
 
 /** Pairs of words a level of any word asks for together, at most. */
@@ -561,24 +588,27 @@ export function anyWordLevel(
   if (content.length === 0) return undefined;
   const word = (index: number) => levelWord(terms[index]!);
   const together = (choice: readonly number[]) => choice.map(word).join(' & ');
-  // Of two words, the pair is every word; of one, every word is the word.
-  const probes = content.length > 1 ? content : [];
+  // Of two words, the pair is every word.
   const pairs =
     content.length > 2 && choose(content.length, 2) <= PAIRS_ASKED ? subsets(content, 2) : [];
   return {
     match: content.map((index) => `(${word(index)})`).join(' | '),
-    // BM25's inverse document frequency, of the items holding each word anywhere.
+    // BM25's inverse document frequency (`documentFrequencies`).
     weights: terms.map((_, index) => {
       if (!content.includes(index)) return 0;
       const held = Math.min(documents[index] ?? 0, total);
       return Math.log(1 + (total - held + 0.5) / (held + 0.5));
     }),
     graded: true,
-    probes: [
-      { match: together(content), limit: 200 },
-      ...pairs.map((pair) => ({ match: together(pair), limit: 60 })),
-      ...probes.map((index) => ({ match: together([index]), limit: 30 })),
-    ],
+    // Each word alone is not probed: the matches of any word are candidates already, and a probe
+    // of one common word took the planner to a scan in title order (bench:hybrid).
+    probes:
+      content.length > 1
+        ? [
+            { match: together(content), limit: 200 },
+            ...pairs.map((pair) => ({ match: together(pair), limit: 60 })),
+          ]
+        : [],
   };
 }
 
@@ -646,8 +676,11 @@ async function searchByMeaning(
         (searched.stop ?? [])[index] === true || (topic.size > 0 && !topic.has(term.word)),
     );
     const level =
-      anyWordLevel(terms, stop, await countDocuments(trx, terms, contentWords(terms, stop))) ??
-      searched.level;
+      anyWordLevel(
+        terms,
+        stop,
+        await documentFrequencies(trx, terms, contentWords(terms, stop), searched.documents ?? []),
+      ) ?? searched.level;
     const fused = await rankedSearch(trx, query, searched.terms!, filters, now, {
       ...(level ? { level } : {}),
       near,
@@ -841,7 +874,12 @@ async function rankedSearch(
   );
   const ofKind = query.type ? sql`AND i.kind = ${query.type}` : sql``;
   // Sorted by year or title, every counted match is in the order, so every one is ranked.
-  const rankedHits = query.sort === 'year' || query.sort === 'title' ? limit + 1 : RANKED_HITS;
+  const rankedHits =
+    query.sort === 'year' || query.sort === 'title'
+      ? limit + 1
+      : level?.graded
+        ? GRADED_HITS
+        : RANKED_HITS;
   const anyType = query.type
     ? sql`, any_type AS MATERIALIZED (
         SELECT i.kind FROM items i WHERE ${searchDocument} @@ ${tsquery} ${filtered} LIMIT ${limit + 1}
@@ -911,7 +949,7 @@ async function rankedSearch(
     title_hits AS MATERIALIZED (
       SELECT i.id FROM items i
       WHERE ${title} @@ ${tsquery} ${ofKind} ${filtered}
-      LIMIT ${TITLE_CANDIDATES}
+      LIMIT ${level?.graded ? 0 : TITLE_CANDIDATES}
     ),
     exact_hits AS MATERIALIZED (
       SELECT i.id FROM items i, query_words q
