@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { STOP_WORDS } from '../catalogue/stop-words.ts';
+import type { Database } from '../db/schema.ts';
 import { EMBEDDING_DIMENSIONS } from '../db/vector.ts';
 import { modelInputs, type Embedder } from '../embeddings/embedder.ts';
 
@@ -96,4 +98,58 @@ export function createTestEmbedder(): TestEmbedder {
       return Promise.resolve();
     },
   };
+}
+
+/** A unit vector of {@link EMBEDDING_DIMENSIONS} numbers with `weights` first and zeros after. */
+export function unitVector(...weights: number[]): number[] {
+  const vector = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => weights[i] ?? 0);
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}
+
+/** An item a test of meaning writes, with the vector that says what it means, if any. */
+export interface ItemWithMeaning {
+  title: string;
+  kind?: 'book' | 'paper' | 'course';
+  authors?: string[];
+  subjects?: string[];
+  description?: string;
+  withdrawn?: boolean;
+  /** Written straight into `item_embeddings`, under `model`, as the embedding job would. */
+  embedding?: number[];
+}
+
+/** Inserts `item` (source `source`, its title as source id) and its vector; answers its id. */
+export async function insertItemWithMeaning(
+  db: Kysely<Database>,
+  model: string,
+  source: string,
+  item: ItemWithMeaning,
+): Promise<string> {
+  const row = await db
+    .insertInto('items')
+    .values({
+      kind: item.kind ?? 'paper',
+      title: item.title,
+      authors: item.authors ?? [],
+      subjects: item.subjects ?? [],
+      description: item.description ?? null,
+      withdrawn_at: item.withdrawn ? new Date() : null,
+      source,
+      source_id: item.title,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (item.embedding) {
+    await db
+      .insertInto('item_embeddings')
+      .values({
+        item_id: row.id,
+        model,
+        text_hash: `hash-${item.title}`,
+        embedding: item.embedding,
+      })
+      .execute();
+  }
+  return row.id;
 }

@@ -3,31 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { relatedItemsSchema, type RelatedItems } from '#contract/http/catalogue.ts';
 import { NO_SUCH_ITEM } from '../../catalogue/items.ts';
 import { nearestStatement } from '../../catalogue/related.ts';
-import { EMBEDDING_DIMENSIONS, VECTOR_INDEX } from '../../db/vector.ts';
+import { VECTOR_INDEX } from '../../db/vector.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
-import { TEST_EMBEDDING_MODEL } from '../../test/embedder.ts';
+import {
+  insertItemWithMeaning,
+  TEST_EMBEDDING_MODEL,
+  unitVector as unit,
+  type ItemWithMeaning,
+} from '../../test/embedder.ts';
 import { TestClient } from '../../test/http.ts';
 
 const CI = ['true', '1'].includes(String(process.env.CI).toLowerCase());
 
-/** A unit vector of 512 numbers with `weights` at the start and zeros after. */
-function unit(...weights: number[]): number[] {
-  const vector = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => weights[i] ?? 0);
-  const norm = Math.hypot(...vector);
-  return vector.map((value) => value / norm);
-}
-
-interface Made {
-  title: string;
-  kind?: 'book' | 'paper' | 'course';
-  authors?: string[];
-  subjects?: string[];
-  description?: string;
-  embedding?: number[];
+interface Made extends ItemWithMeaning {
   /** The app's embedder's model unless given. */
   model?: string;
-  withdrawn?: boolean;
 }
 
 /**
@@ -42,32 +33,19 @@ describe.each(testDatabaseKinds())('GET /api/items/:id/related on %s', (kind) =>
   const id = (title: string) => ids.get(title)!;
 
   async function make(item: Made): Promise<void> {
-    const row = await testApp.database.db
-      .insertInto('items')
-      .values({
-        kind: item.kind ?? 'book',
-        title: item.title,
-        authors: item.authors ?? [],
-        subjects: item.subjects ?? [],
-        description: item.description ?? null,
-        withdrawn_at: item.withdrawn ? new Date() : null,
-        source: 'related-test',
-        source_id: item.title,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    ids.set(item.title, row.id);
-    if (item.embedding) {
-      await testApp.database.db
-        .insertInto('item_embeddings')
-        .values({
-          item_id: row.id,
-          model: item.model ?? TEST_EMBEDDING_MODEL,
-          text_hash: `hash-${item.title}`,
-          embedding: item.embedding,
-        })
-        .execute();
-    }
+    const { model, ...made } = item;
+    ids.set(
+      item.title,
+      await insertItemWithMeaning(
+        testApp.database.db,
+        model ?? TEST_EMBEDDING_MODEL,
+        'related-test',
+        {
+          kind: 'book',
+          ...made,
+        },
+      ),
+    );
   }
 
   async function related(title: string): Promise<RelatedItems> {

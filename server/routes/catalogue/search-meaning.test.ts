@@ -4,16 +4,14 @@ import { EMBEDDING_DIMENSIONS } from '../../db/vector.ts';
 import type { Embedder } from '../../embeddings/embedder.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
+import {
+  insertItemWithMeaning,
+  unitVector as unit,
+  type ItemWithMeaning,
+} from '../../test/embedder.ts';
 import { TestClient } from '../../test/http.ts';
 
 const CI = ['true', '1'].includes(String(process.env.CI).toLowerCase());
-
-/** A unit vector of 512 numbers with `weights` at the start and zeros after. */
-function unit(...weights: number[]): number[] {
-  const vector = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => weights[i] ?? 0);
-  const norm = Math.hypot(...vector);
-  return vector.map((value) => value / norm);
-}
 
 /** What the queries mean, by hand: the first axis is machine learning, the second baking. */
 const QUERY_MEANINGS = new Map<string, number[]>([
@@ -48,13 +46,7 @@ function handMadeEmbedder(): Embedder & { calls: string[] } {
   };
 }
 
-interface Made {
-  title: string;
-  kind?: 'book' | 'paper' | 'course';
-  authors?: string[];
-  description?: string;
-  embedding?: number[];
-}
+type Made = ItemWithMeaning;
 
 /**
  * Issue 23, hybrid ranking: the search route fuses the words' ranking with the items nearest the
@@ -67,30 +59,7 @@ describe.each(testDatabaseKinds())('search by words and meaning on %s', (kind) =
   let embedder: ReturnType<typeof handMadeEmbedder>;
 
   async function make(item: Made): Promise<void> {
-    const row = await testApp.database.db
-      .insertInto('items')
-      .values({
-        kind: item.kind ?? 'paper',
-        title: item.title,
-        authors: item.authors ?? [],
-        subjects: [],
-        description: item.description ?? null,
-        source: 'meaning-test',
-        source_id: item.title,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (item.embedding) {
-      await testApp.database.db
-        .insertInto('item_embeddings')
-        .values({
-          item_id: row.id,
-          model: embedder.model,
-          text_hash: `hash-${item.title}`,
-          embedding: item.embedding,
-        })
-        .execute();
-    }
+    await insertItemWithMeaning(testApp.database.db, embedder.model, 'meaning-test', item);
   }
 
   async function search(query: string): Promise<SearchResponse> {

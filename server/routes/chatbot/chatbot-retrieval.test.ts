@@ -5,17 +5,15 @@ import { EMBEDDING_DIMENSIONS } from '../../db/vector.ts';
 import type { Embedder } from '../../embeddings/embedder.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
+import {
+  insertItemWithMeaning,
+  unitVector as unit,
+  type ItemWithMeaning,
+} from '../../test/embedder.ts';
 import { TestClient } from '../../test/http.ts';
 
 const CI = ['true', '1'].includes(String(process.env.CI).toLowerCase());
 const ITEM_LINK = /^\/userprofile\/openlibrary\?item=[0-9a-f-]{36}$/;
-
-/** A unit vector of 512 numbers with `weights` at the start and zeros after. */
-function unit(...weights: number[]): number[] {
-  const vector = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => weights[i] ?? 0);
-  const norm = Math.hypot(...vector);
-  return vector.map((value) => value / norm);
-}
 
 /** What the test's topics mean, by hand: the first axis is machine learning, the second gothic. */
 const QUERY_MEANINGS = new Map<string, number[]>([['brain inspired computing', unit(1, 0.05)]]);
@@ -40,40 +38,10 @@ function handMadeEmbedder(): Embedder & { calls: string[] } {
   };
 }
 
-interface Made {
-  title: string;
-  kind?: 'book' | 'paper' | 'course';
-  authors?: string[];
-  subjects?: string[];
-  description?: string;
-  embedding?: number[];
-}
+type Made = ItemWithMeaning;
 
 async function make(testApp: TestApp, model: string, item: Made): Promise<void> {
-  const row = await testApp.database.db
-    .insertInto('items')
-    .values({
-      kind: item.kind ?? 'paper',
-      title: item.title,
-      authors: item.authors ?? [],
-      subjects: item.subjects ?? [],
-      description: item.description ?? null,
-      source: 'chatbot-test',
-      source_id: item.title,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  if (item.embedding) {
-    await testApp.database.db
-      .insertInto('item_embeddings')
-      .values({
-        item_id: row.id,
-        model,
-        text_hash: `hash-${item.title}`,
-        embedding: item.embedding,
-      })
-      .execute();
-  }
+  await insertItemWithMeaning(testApp.database.db, model, 'chatbot-test', item);
 }
 
 /** Items described in other words than the questions use, with vectors that say what they mean. */
