@@ -186,9 +186,12 @@ export async function searchCatalogue(
     ...found,
     facetCounts,
   };
-  // A correction is offered when the words found nothing, even if their meaning did.
+  // A correction is offered when no item holds every word, even if some hold most of them or
+  // their meaning found some.
   const suggestion =
-    wordsTotal === 0 && words.length > 0 ? await suggestCorrection(db, words) : undefined;
+    (wordsTotal === 0 || searched?.partialMatch) && words.length > 0
+      ? await suggestCorrection(db, words)
+      : undefined;
   return suggestion ? { ...result, suggestion } : result;
 }
 
