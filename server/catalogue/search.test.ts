@@ -42,6 +42,13 @@ describe('matchLevels (items holding most of the words)', () => {
     expect(levels[3]!.match).toBe('(e5 & f6 & g7 & h8)');
   });
 
+  it('asks for no choice of numbers alone', () => {
+    const levels = matchLevels([term('080442957'), term('1')], [false, false], [0, 40]);
+    expect(levels).toEqual([]);
+    const catch23 = matchLevels([term('catch'), term('23')], [false, false], [3, 1]);
+    expect(catch23.map((level) => level.match)).toEqual(['(catch)']);
+  });
+
   it('has no levels for a query of one word, or one word and stop words', () => {
     expect(matchLevels([term('dune')], [false], [3])).toEqual([]);
     expect(matchLevels([term('the'), term('dune')], [true, false], [0, 3])).toEqual([]);

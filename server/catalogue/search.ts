@@ -482,10 +482,14 @@ export function matchLevels(
   );
   const levels: MatchLevel[] = [];
   for (let size = content.length - 1; size >= 1; size -= 1) {
-    const choices =
+    // A choice of numbers alone is no topic: "080442957-1" (a mistyped ISBN) does not find every
+    // item with a 1 in it.
+    const choices = (
       choose(content.length, size) <= MOST_LEVELS_ASKED
         ? subsets(content, size)
-        : [rarestFirst.slice(0, size).sort((a, b) => a - b)];
+        : [rarestFirst.slice(0, size).sort((a, b) => a - b)]
+    ).filter((choice) => choice.some((index) => !NUMBER.test(terms[index]!.word)));
+    if (choices.length === 0) continue;
     const match = choices
       .map((choice) => `(${choice.map((index) => termQuery(terms[index]!)).join(' & ')})`)
       .join(' | ');
@@ -493,6 +497,9 @@ export function matchLevels(
   }
   return levels;
 }
+
+/** A word of digits alone. */
+const NUMBER = /^\p{N}+$/u;
 
 /** The words of a query that count: not stop words, not slips of them. */
 function contentWords(terms: readonly QueryTerm[], stop: readonly boolean[]): number[] {
@@ -643,7 +650,9 @@ function hybridRanking(query: SearchQuery, searched: WordSearch): boolean {
     // Words nobody wrote ("asdf", "xqzzy plomb") still have nearest items, as near as a real
     // topic's (bench/README.md, "Topics"): what no word of the query finds and no word of the
     // catalogue's vocabulary names is not offered by meaning either.
-    (searched.total > 0 || (searched.documents ?? []).some((documents) => documents > 0))
+    (searched.total > 0 || (searched.documents ?? []).some((documents) => documents > 0)) &&
+    // Numbers alone (a mistyped ISBN, a year) mean nothing to the model.
+    searched.terms.some((term) => !NUMBER.test(term.word))
   );
 }
 
