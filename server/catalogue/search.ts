@@ -652,7 +652,10 @@ function hybridRanking(query: SearchQuery, searched: WordSearch): boolean {
     // catalogue's vocabulary names is not offered by meaning either.
     (searched.total > 0 || (searched.documents ?? []).some((documents) => documents > 0)) &&
     // Numbers alone (a mistyped ISBN, a year) mean nothing to the model.
-    searched.terms.some((term) => !NUMBER.test(term.word))
+    searched.terms.some((term) => !NUMBER.test(term.word)) &&
+    // A description takes words: one word ("gothic", "time") is a subject or a name, which the
+    // words answer exactly, and its count of results stays that of the items holding it.
+    contentWords(searched.terms, searched.stop ?? []).length >= 2
   );
 }
 
