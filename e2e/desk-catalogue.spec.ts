@@ -131,7 +131,9 @@ test.describe('the librarians’ catalogue', () => {
     // Back to the search: the withdrawn book is gone until withdrawn items are asked for.
     await page.goBack();
     await expect(page).toHaveURL(/\/desk\/catalogue\?q=quillwort/);
-    await expect(page.getByRole('status').filter({ hasText: 'No item matches' })).toBeVisible();
+    // Other items may hold some of the words (issue 23, "most words"): this one is not listed.
+    await expect(page.getByRole('status').filter({ hasText: /match/ })).toBeVisible();
+    await expect(result).toHaveCount(0);
     await page.getByLabel('Show withdrawn items').check();
     const withdrawn = page.getByRole('listitem').filter({ has: result });
     await expect(withdrawn).toContainText('Withdrawn');
