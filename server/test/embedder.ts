@@ -153,3 +153,30 @@ export async function insertItemWithMeaning(
   }
   return row.id;
 }
+
+/**
+ * An embedder whose meanings are written by the test: each text known to `meanings` gets its
+ * vector, any other `otherwise`; a text matching `failsFor` makes the call reject as a dead
+ * thread's would. It records every text it is asked (`calls`), so a test sees what was embedded.
+ */
+export function handMadeEmbedder(
+  meanings: ReadonlyMap<string, number[]>,
+  { otherwise, failsFor }: { otherwise: number[]; failsFor?: RegExp },
+): Embedder & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    model: 'hand-made-meanings',
+    dimensions: EMBEDDING_DIMENSIONS,
+    calls,
+    embed(texts) {
+      calls.push(...texts);
+      if (failsFor && texts.some((text) => failsFor.test(text))) {
+        return Promise.reject(new Error('The embedding thread stopped (exit code 3).'));
+      }
+      return Promise.resolve(
+        texts.map((text) => Float32Array.from(meanings.get(text) ?? otherwise)),
+      );
+    },
+    close: () => Promise.resolve(),
+  };
+}

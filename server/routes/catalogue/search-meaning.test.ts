@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchResponseSchema, type SearchResponse } from '#contract/http/catalogue.ts';
-import { EMBEDDING_DIMENSIONS } from '../../db/vector.ts';
-import type { Embedder } from '../../embeddings/embedder.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import {
+  handMadeEmbedder,
   insertItemWithMeaning,
   unitVector as unit,
   type ItemWithMeaning,
@@ -24,27 +23,11 @@ const QUERY_MEANINGS = new Map<string, number[]>([
 ]);
 
 /**
- * An embedder that knows only the test's queries (and fails for any starting "broken"): the items'
- * vectors are written by the test, so what is near is decided here, not by a model.
+ * The test's queries as an embedder (any starting "broken" fails): the items' vectors are written
+ * by the test, so what is near is decided here, not by a model.
  */
-function handMadeEmbedder(): Embedder & { calls: string[] } {
-  const calls: string[] = [];
-  return {
-    model: 'hand-made-meanings',
-    dimensions: EMBEDDING_DIMENSIONS,
-    calls,
-    embed(texts) {
-      calls.push(...texts);
-      if (texts.some((text) => text.startsWith('broken'))) {
-        return Promise.reject(new Error('The embedding thread stopped (exit code 3).'));
-      }
-      return Promise.resolve(
-        texts.map((text) => Float32Array.from(QUERY_MEANINGS.get(text) ?? unit(0, 0, 1))),
-      );
-    },
-    close: () => Promise.resolve(),
-  };
-}
+const handMade = () =>
+  handMadeEmbedder(QUERY_MEANINGS, { otherwise: unit(0, 0, 1), failsFor: /^broken/ });
 
 type Made = ItemWithMeaning;
 
@@ -56,7 +39,7 @@ type Made = ItemWithMeaning;
 describe.each(testDatabaseKinds())('search by words and meaning on %s', (kind) => {
   let testApp: TestApp;
   let guest: TestClient;
-  let embedder: ReturnType<typeof handMadeEmbedder>;
+  let embedder: ReturnType<typeof handMade>;
 
   async function make(item: Made): Promise<void> {
     await insertItemWithMeaning(testApp.database.db, embedder.model, 'meaning-test', item);
@@ -70,7 +53,7 @@ describe.each(testDatabaseKinds())('search by words and meaning on %s', (kind) =
   const titles = (answer: SearchResponse) => answer.items.map((item) => item.title);
 
   beforeAll(async () => {
-    embedder = handMadeEmbedder();
+    embedder = handMade();
     testApp = await createTestApp(kind, { embedder });
     guest = new TestClient(testApp.app, testApp.config.publicUrl);
     const items: Made[] = [
@@ -210,7 +193,7 @@ describe.each(testDatabaseKinds())('search by words and meaning on %s', (kind) =
 describe.each(testDatabaseKinds())('search with SEMANTIC_SEARCH=false on %s', (kind) => {
   let testApp: TestApp;
   let guest: TestClient;
-  const embedder = handMadeEmbedder();
+  const embedder = handMade();
 
   beforeAll(async () => {
     testApp = await createTestApp(kind, { embedder, env: { SEMANTIC_SEARCH: 'false' } });

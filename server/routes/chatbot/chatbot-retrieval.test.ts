@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatbotResponseSchema, type ChatbotResponse } from '#contract/http/chatbot.ts';
 import { seedDemoData } from '../../db/seed.ts';
-import { EMBEDDING_DIMENSIONS } from '../../db/vector.ts';
-import type { Embedder } from '../../embeddings/embedder.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
 import { testDatabaseKinds } from '../../test/databases.ts';
 import {
+  handMadeEmbedder,
   insertItemWithMeaning,
   unitVector as unit,
   type ItemWithMeaning,
@@ -18,25 +17,8 @@ const ITEM_LINK = /^\/userprofile\/openlibrary\?item=[0-9a-f-]{36}$/;
 /** What the test's topics mean, by hand: the first axis is machine learning, the second gothic. */
 const QUERY_MEANINGS = new Map<string, number[]>([['brain inspired computing', unit(1, 0.05)]]);
 
-/**
- * An embedder that knows only the test's queries: the items' vectors are written by the test, so
- * what is near is decided here, not by a model. It counts what it is asked.
- */
-function handMadeEmbedder(): Embedder & { calls: string[] } {
-  const calls: string[] = [];
-  return {
-    model: 'hand-made-meanings',
-    dimensions: EMBEDDING_DIMENSIONS,
-    calls,
-    embed(texts) {
-      calls.push(...texts);
-      return Promise.resolve(
-        texts.map((text) => Float32Array.from(QUERY_MEANINGS.get(text) ?? unit(0, 0, 0, 1))),
-      );
-    },
-    close: () => Promise.resolve(),
-  };
-}
+/** The test's topics as an embedder: what is near is decided here, not by a model. */
+const handMade = () => handMadeEmbedder(QUERY_MEANINGS, { otherwise: unit(0, 0, 0, 1) });
 
 type Made = ItemWithMeaning;
 
@@ -93,11 +75,11 @@ const hrefs = (answer: ChatbotResponse) => answer.links.map((link) => link.href)
  */
 describe.each(testDatabaseKinds())('the Digi Chatbot’s retrieval on %s', (kind) => {
   let testApp: TestApp;
-  let embedder: ReturnType<typeof handMadeEmbedder>;
+  let embedder: ReturnType<typeof handMade>;
   const fresh = () => new TestClient(testApp.app, testApp.config.publicUrl);
 
   beforeAll(async () => {
-    embedder = handMadeEmbedder();
+    embedder = handMade();
     testApp = await createTestApp(kind, { embedder });
     await seedDemoData(testApp.database.db);
     for (const item of ITEMS) await make(testApp, embedder.model, item);
@@ -173,11 +155,11 @@ describe.each(testDatabaseKinds())('the Digi Chatbot’s retrieval on %s', (kind
 
 describe('the Digi Chatbot’s retrieval with search by meaning turned off', () => {
   let testApp: TestApp;
-  let embedder: ReturnType<typeof handMadeEmbedder>;
+  let embedder: ReturnType<typeof handMade>;
   const fresh = () => new TestClient(testApp.app, testApp.config.publicUrl);
 
   beforeAll(async () => {
-    embedder = handMadeEmbedder();
+    embedder = handMade();
     testApp = await createTestApp('pglite', { embedder, env: { SEMANTIC_SEARCH: 'false' } });
     for (const item of ITEMS) await make(testApp, embedder.model, item);
   }, 120_000);
