@@ -1,8 +1,13 @@
 /**
  * `npm run bench:chatbot`: asks the Digi Chatbot every question of the evaluation set
  * (`bench/chatbot/questions.ts`) through `POST /api/chat`, in-process, and prints the share
- * answered right per category and overall. Exits 1 below 90% (issue 7), or when the set is not
- * well formed.
+ * answered right per category, per kind (multi-turn, typo, recommendation, off-topic or
+ * hostile) and overall. Exits 1 below 95% (issue 25), or when the set is not well formed.
+ *
+ * A question with earlier turns (`before`, issue 25) is asked as a conversation: each earlier turn
+ * is sent with the history so far, the bot's replies included, as the widget sends it (a reply
+ * that failed is left out, as the widget leaves out its error lines); only the answer to the last
+ * prompt is checked.
  *
  * The app is built as the server builds it, on a fresh PGlite in a temporary folder, with the
  * library's default facts and no language model (LLM_BASE_URL is never passed on, whatever the
@@ -19,7 +24,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chatbotResponseSchema } from '#contract/http/chatbot.ts';
+import {
+  chatbotResponseSchema,
+  type ChatbotRequest,
+  type ChatbotTurn,
+} from '#contract/http/chatbot.ts';
 import { buildApp } from '#server/app.ts';
 import { importFile, type ImportKind } from '#server/catalogue/import/import-file.ts';
 import { loadConfig } from '#server/config.ts';
@@ -31,11 +40,11 @@ import type { TestApp } from '#server/test/app.ts';
 import { signedInPerson } from '#server/test/factories.ts';
 import { TestClient } from '#server/test/http.ts';
 import { SHARED_DATA } from '../lib.ts';
-import { answerProblems, questionSetProblems } from './check.ts';
+import { answerProblems, KINDS, questionKinds, questionSetProblems } from './check.ts';
 import { CATEGORIES, QUESTIONS, type Question } from './questions.ts';
 
-/** The share of questions that must be answered right. */
-const TARGET = 0.9;
+/** The share of questions that must be answered right (issue 25). */
+const TARGET = 0.95;
 
 const FILES: [ImportKind, string][] = [
   ['books', 'books/goodbooks-10k_books.csv'],
@@ -107,11 +116,16 @@ try {
   for (const question of asked) {
     // A guest question comes from a new address, so the per-address limit never interferes.
     const client = question.asUser ? student.client : new TestClient(app, config.publicUrl);
-    const response = await client.post('/api/chat', {
-      prompt: question.prompt,
-      sessionId: 'bench',
-      history: [],
-    });
+    const sessionId = `bench-${question.id}`;
+    const history: ChatbotTurn[] = [];
+    for (const turn of question.before ?? []) {
+      const earlier = await ask(client, { prompt: turn, sessionId, history });
+      history.push({ sender: 'user', text: turn });
+      if (earlier.statusCode === 200) {
+        history.push({ sender: 'bot', text: chatbotResponseSchema.parse(earlier.json()).response });
+      }
+    }
+    const response = await ask(client, { prompt: question.prompt, sessionId, history });
     if (response.statusCode !== 200) {
       results.push({
         question,
@@ -135,6 +149,7 @@ try {
       console.log(
         `\n✗ ${question.id} (${question.category}${question.asUser ? ', signed in' : ''})`,
       );
+      for (const turn of question.before ?? []) console.log(`  before:  ${turn}`);
       console.log(`  asked:   ${question.prompt}`);
       console.log(`  wrong:   ${wrong.join('; ')}`);
       console.log(`  answer:  ${oneLine(answer)}`);
@@ -147,6 +162,14 @@ try {
     const right = inCategory.filter((result) => result.problems.length === 0).length;
     console.log(
       `${category.padEnd(12)} | ${String(right).padStart(5)} | ${String(inCategory.length).padStart(5)} | ${percent(right, inCategory.length).padStart(6)}`,
+    );
+  }
+  console.log('\nkind                 | right | asked | share');
+  for (const kind of KINDS) {
+    const ofKind = results.filter((result) => questionKinds(result.question).includes(kind));
+    const right = ofKind.filter((result) => result.problems.length === 0).length;
+    console.log(
+      `${kind.padEnd(20)} | ${String(right).padStart(5)} | ${String(ofKind.length).padStart(5)} | ${percent(right, ofKind.length).padStart(6)}`,
     );
   }
   const right = results.length - failures.length;
@@ -190,6 +213,20 @@ async function setUpRecords(student: TestClient, other: TestClient): Promise<voi
       institutionName: 'Campus University',
     });
     if (requested.statusCode >= 300) throw new Error(`requesting failed: ${requested.body}`);
+  }
+}
+
+/**
+ * `POST /api/chat`, waiting out the per-person limit (30 questions a minute): the signed-in
+ * student asks more than that over the run, conversations counted turn by turn, and a refusal
+ * would measure the limit, not the answer.
+ */
+async function ask(client: TestClient, body: ChatbotRequest) {
+  for (let attempt = 0; ; attempt++) {
+    const response = await client.post('/api/chat', body);
+    if (response.statusCode !== 429 || attempt >= 2) return response;
+    const seconds = Number(/(\d+) seconds?/.exec(response.body)?.[1] ?? 60);
+    await new Promise((resolve) => setTimeout(resolve, (seconds + 1) * 1000));
   }
 }
 
