@@ -40,8 +40,10 @@ const DOMAIN_FOLDERS = [
   'embeddings',
   'mail',
   'notices',
+  'reading',
   'requests',
   'reservations',
+  'shelf',
   'users',
 ];
 const domainPatterns = [

@@ -35,6 +35,10 @@ export const ROUTES = {
   notices: '/notices',
   /** Anyone, signed in or not: an e-mail's one-click unsubscribe link, `?token=` (issue 21). */
   unsubscribe: '/unsubscribe',
+  /** Anyone signed in: their saved items and reading lists ("My shelf", issue 24). */
+  shelf: '/shelf',
+  /** Anyone signed in with the link: a reading list shared read-only (issue 24). */
+  sharedList: '/lists/shared/:token',
 } as const;
 
 /** Name of a screen route. */
@@ -52,6 +56,11 @@ export function roomPath(roomName: string): string {
 /** The path of an item's screen in the librarians' catalogue. */
 export function catalogueItemPath(id: string): string {
   return `/desk/catalogue/${encodeURIComponent(id)}`;
+}
+
+/** The path of a reading list shared by link, from its share token. */
+export function sharedListPath(token: string): string {
+  return `/lists/shared/${encodeURIComponent(token)}`;
 }
 
 /** The reservation screen with a book chosen (a catalogue item's "Reserve a copy"). */

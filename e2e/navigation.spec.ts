@@ -8,13 +8,13 @@ const ROLES = [
     role: 'student',
     path: '/userprofile/openlibrary',
     current: 'Search',
-    links: ['Home', 'Search', 'Reservations', 'Forum', 'Requests'],
+    links: ['Home', 'Search', 'Shelf', 'Reservations', 'Forum', 'Requests'],
   },
   {
     role: 'faculty',
     path: '/requests',
     current: 'Requests',
-    links: ['Home', 'Publish', 'Requests'],
+    links: ['Home', 'Publish', 'Shelf', 'Requests'],
   },
   {
     role: 'librarian',
@@ -152,7 +152,7 @@ test.describe('navigation by role', () => {
     );
     await page.goto('/userprofile/discussion-forum');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveCount(5);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveCount(6);
     // Every control stays inside the bar's padding: the name gives way, not the layout.
     const spill = await page.getByRole('banner').evaluate((banner) => {
       const inner = banner.querySelector('.container')!;

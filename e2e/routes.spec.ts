@@ -29,6 +29,8 @@ const GUEST_HEADINGS: Record<keyof typeof ROUTES, RegExp> = {
   notices: /^Sign in$/,
   // Without `?token=` there is nothing to unsubscribe from.
   unsubscribe: /^This unsubscribe link did not work$/,
+  shelf: /^Sign in$/,
+  sharedList: /^Sign in$/,
 };
 
 test.describe('every route of the route table', () => {

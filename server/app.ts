@@ -28,6 +28,8 @@ import { copyRoutes } from './routes/copies/index.ts';
 import { exportRoutes } from './routes/export/index.ts';
 import { holdRoutes } from './routes/holds/index.ts';
 import { noticeRoutes } from './routes/notices/index.ts';
+import { readingRoutes } from './routes/reading/index.ts';
+import { shelfRoutes } from './routes/shelf/index.ts';
 import { noticesJob } from './notices/job.ts';
 import { popularityJob } from './catalogue/popularity.ts';
 import { announceUnread } from './realtime/notices.ts';
@@ -271,6 +273,8 @@ export async function buildApp({
       await api.register(reservationRoutes, context);
       await api.register(holdRoutes, context);
       await api.register(noticeRoutes, context);
+      await api.register(readingRoutes, context);
+      await api.register(shelfRoutes, context);
       await api.register(loanRoutes, context);
       await api.register(chatRoutes, context);
       await api.register(chatbotRoutes, context);

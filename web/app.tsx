@@ -194,6 +194,21 @@ export function appRoutes(): RouteObject[] {
               },
             },
             {
+              path: ROUTES.shelf,
+              lazy: async () => {
+                const { ShelfPage } = await import('./routes/shelf/shelf-page.tsx');
+                return { element: guarded([], <ShelfPage />) };
+              },
+            },
+            {
+              path: ROUTES.sharedList,
+              lazy: async () => {
+                const { SharedListPage } =
+                  await import('./routes/shared-list/shared-list-page.tsx');
+                return { element: guarded([], <SharedListPage />) };
+              },
+            },
+            {
               path: ROUTES.unsubscribe,
               lazy: async () => ({
                 Component: (await import('./routes/unsubscribe/unsubscribe-page.tsx'))

@@ -31,6 +31,8 @@ export const SCREEN_MODULES: Partial<Record<RouteName, string>> = {
   account: 'routes/account/account-page.tsx',
   notices: 'routes/notices/notices-page.tsx',
   unsubscribe: 'routes/unsubscribe/unsubscribe-page.tsx',
+  shelf: 'routes/shelf/shelf-page.tsx',
+  sharedList: 'routes/shared-list/shared-list-page.tsx',
 };
 
 /** Name of the file the build writes beside `index.html`: route name → files to preload. */

@@ -1,5 +1,6 @@
 import { DEMO_BOOKS } from './demo-data/books.ts';
 import { DEMO_COURSES } from './demo-data/courses.ts';
+import { FRANKENSTEIN_COMPANION_PAGES } from './demo-data/frankenstein-companion.ts';
 import { DEMO_PAPERS } from './demo-data/papers.ts';
 import type { DemoItem } from './demo-data/types.ts';
 
@@ -232,10 +233,23 @@ const GUIDES: Record<string, { themes: string[]; questions: string[] }> = {
   },
 };
 
-/** The reading-guide pages of a demo book, in the viewer's markup (# headings, lists, **bold**). */
+/**
+ * Chapter-by-chapter companions that follow a demo book's reading guide. Only Frankenstein has
+ * one: the reading scenario of issue 24 opens it at a chapter from its contents and searches it,
+ * which two pages of guide could not show.
+ */
+const COMPANIONS: Record<string, readonly string[]> = {
+  'book-frankenstein': FRANKENSTEIN_COMPANION_PAGES,
+};
+
+/**
+ * The reading-guide pages of a demo book, in the viewer's markup (# headings, lists, **bold**,
+ * _italics_): "About" and "Study questions", then its chapter-by-chapter companion if it has one.
+ */
 export function demoGuidePages(item: DemoItem): string[] {
   const guide = GUIDES[item.source_id];
   if (!guide) return [];
+  const companion = COMPANIONS[item.source_id] ?? [];
   return [
     [
       `# About ${item.title}`,
@@ -256,7 +270,16 @@ export function demoGuidePages(item: DemoItem): string[] {
       '## Reading it yourself',
       '',
       'This guide was written by the library staff. Reserve a printed copy with the **Offline Book Service**, or ask at the desk for other editions.',
+      // Said here rather than on the "About" page: the first page is what the book's embedding
+      // reads (server/embeddings/item-text.ts), and this note says nothing of what the book is about.
+      ...(companion.length > 0
+        ? [
+            '',
+            'The pages after this one are a chapter-by-chapter companion to the novel, also written by the library staff: what happens in each letter and chapter, in our own words, and what to look for as you read.',
+          ]
+        : []),
     ].join('\n'),
+    ...companion,
   ];
 }
 

@@ -95,6 +95,49 @@ export interface ItemPagesTable {
   item_id: string;
   page_number: number;
   content: string;
+  /** Generated: the page's words for search inside (english). Never written. */
+  search: ColumnType<string, never, never>;
+  /** Generated: the page's lines that start with `#` (its headings), '' when none. Never written. */
+  headings: ColumnType<string, never, never>;
+}
+
+/** Where one person left off in one book (issue 24). */
+export interface ReadingProgressTable {
+  user_id: string;
+  item_id: string;
+  page: number;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** How one person likes pages shown; no row means the defaults. */
+export interface ReadingPreferencesTable {
+  user_id: string;
+  theme: 'light' | 'sepia' | 'dark';
+  text_size: 'small' | 'medium' | 'large' | 'x-large';
+  line_width: 'narrow' | 'medium' | 'wide';
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** A page one person bookmarked in a book. */
+export interface BookmarksTable {
+  user_id: string;
+  item_id: string;
+  page: number;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** A passage one person highlighted, by offsets into the page's plain text, with a note. */
+export interface HighlightsTable {
+  id: Generated<string>;
+  user_id: string;
+  item_id: string;
+  page: number;
+  start_offset: number;
+  end_offset: number;
+  quote: string;
+  note: ColumnType<string, string | undefined, string>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 /** Distinct catalogue words for "did you mean". */
@@ -236,6 +279,10 @@ export interface AuthRateLimitsTable {
 export interface Database {
   items: ItemsTable;
   item_pages: ItemPagesTable;
+  reading_progress: ReadingProgressTable;
+  reading_preferences: ReadingPreferencesTable;
+  bookmarks: BookmarksTable;
+  highlights: HighlightsTable;
   copies: CopiesTable;
   item_changes: ItemChangesTable;
   search_words: SearchWordsTable;
@@ -268,6 +315,37 @@ export interface Database {
   data_versions: DataVersionsTable;
   catalogue_imports: CatalogueImportsTable;
   catalogue_import_chunks: CatalogueImportChunksTable;
+  saved_items: SavedItemsTable;
+  reading_lists: ReadingListsTable;
+  reading_list_items: ReadingListItemsTable;
+}
+
+/** An item one person saved to their shelf (issue 24). */
+export interface SavedItemsTable {
+  user_id: string;
+  item_id: string;
+  saved_at: ColumnType<Date, Date | string | undefined, never>;
+  /** bigint identity, read as text: orders saves of the same instant. Never written. */
+  seq: ColumnType<string, never, never>;
+}
+
+/** One person's named reading list; `share_token` set while it is shared by link (issue 24). */
+export interface ReadingListsTable {
+  id: Generated<string>;
+  user_id: string;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  share_token: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** An item of a reading list, at its place in the owner's order. */
+export interface ReadingListItemsTable {
+  list_id: string;
+  item_id: string;
+  position: number;
+  added_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
 /** A MARC or holdings file a librarian uploaded, and what its import did (issue 20). */

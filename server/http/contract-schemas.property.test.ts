@@ -176,6 +176,14 @@ const CUSTOM: Record<
           : body;
       }),
   },
+  highlightCreateSchema: {
+    reason: 'refined: a highlight ends after it starts',
+    arbitrary: (base) =>
+      base.map((value) => {
+        const body = value as { start: number; end: number };
+        return body.end > body.start ? body : { ...body, start: body.end - 1 };
+      }),
+  },
   markNoticesReadSchema: {
     reason: 'refined: name some notices, or all of them',
     arbitrary: (base) =>

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pagePlainText } from '#contract/page-text.ts';
 import { addCopy } from '../catalogue/copies.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { reservableDates } from '../reservations/calendar.ts';
@@ -76,6 +77,42 @@ const DRIVERS: Record<string, Driver> = {
     client.get(`/api/items/${await bookWithPages()}/related`),
   'GET /api/items/:id/pages': async ({ client }) =>
     client.get(`/api/items/${await bookWithPages()}/pages?page=1`),
+  'GET /api/items/:id/contents': async ({ client }) =>
+    client.get(`/api/items/${await bookWithPages()}/contents`),
+  'GET /api/items/:id/search-inside': async ({ client }) =>
+    client.get(`/api/items/${await bookWithPages()}/search-inside?q=chapter`),
+  'GET /api/items/:id/reading': async ({ client }) =>
+    client.get(`/api/items/${await bookWithPages()}/reading`),
+  'PUT /api/items/:id/progress': async ({ client }) =>
+    client.request({
+      method: 'PUT',
+      url: `/api/items/${await bookWithPages()}/progress`,
+      payload: { page: 1 },
+    }),
+  'PUT /api/items/:id/bookmarks/:page': async ({ client }) =>
+    client.request({ method: 'PUT', url: `/api/items/${await bookWithPages()}/bookmarks/1` }),
+  // Each caller removes a bookmark of its own, made first (a guest's making is refused too).
+  'DELETE /api/items/:id/bookmarks/:page': async ({ client }) => {
+    const url = `/api/items/${await bookWithPages()}/bookmarks/2`;
+    await client.request({ method: 'PUT', url });
+    return client.delete(url);
+  },
+  'POST /api/items/:id/highlights': async ({ client }) =>
+    client.post(`/api/items/${await bookWithPages()}/highlights`, await firstWordsOfBook()),
+  // Each caller changes a highlight of its own (anyone else's is a 404, tested in
+  // server/routes/reading/reading.test.ts); a guest, who cannot make one, gets a made-up id.
+  'PATCH /api/highlights/:highlightId': async ({ client }) =>
+    client.patch(`/api/highlights/${await ownHighlight(client)}`, { note: 'Matrix note' }),
+  'DELETE /api/highlights/:highlightId': async ({ client }) =>
+    client.delete(`/api/highlights/${await ownHighlight(client)}`),
+  'GET /api/items/:id/notes.md': async ({ client }) =>
+    client.get(`/api/items/${await bookWithPages()}/notes.md`),
+  'GET /api/items/:id/citation': async ({ client }) =>
+    client.get(`/api/items/${await bookWithPages()}/citation?format=ris`),
+  'GET /api/reading/preferences': ({ client }) => client.get('/api/reading/preferences'),
+  'PUT /api/reading/preferences': ({ client }) =>
+    client.request({ method: 'PUT', url: '/api/reading/preferences', payload: { theme: 'sepia' } }),
+  'GET /api/reading/recent': ({ client }) => client.get('/api/reading/recent'),
   'POST /api/items': ({ client }) =>
     client.post('/api/items', { type: 'book', title: 'Matrix Algebra', authors: ['A. Cayley'] }),
   'GET /api/items/mine': ({ client }) => client.get('/api/items/mine'),
@@ -195,6 +232,39 @@ const DRIVERS: Record<string, Driver> = {
       token: unsubscribeToken(TEST_AUTH_SECRET, row.id, 'overdue'),
     });
   },
+  'GET /api/shelf': ({ client }) => client.get('/api/shelf'),
+  'PUT /api/shelf/:itemId': async ({ client }) =>
+    client.request({ method: 'PUT', url: `/api/shelf/${await bookWithPages()}` }),
+  'DELETE /api/shelf/:itemId': async ({ client }) =>
+    client.delete(`/api/shelf/${await bookWithPages()}`),
+  'GET /api/lists': ({ client }) => client.get('/api/lists'),
+  'POST /api/lists': ({ client }) => client.post('/api/lists', { name: 'Matrix reading' }),
+  // Each caller's typical call is on a list of its own (anyone else's is a 404, tested in
+  // server/routes/shelf/shelf.test.ts); a guest, who cannot make one, gets someone else's.
+  'GET /api/lists/:listId': async (caller) =>
+    caller.client.get(`/api/lists/${(await ownReadingList(caller)).listId}`),
+  'PATCH /api/lists/:listId': async (caller) =>
+    caller.client.patch(`/api/lists/${(await ownReadingList(caller)).listId}`, { shared: true }),
+  'DELETE /api/lists/:listId': async (caller) =>
+    caller.client.delete(`/api/lists/${(await ownReadingList(caller)).listId}`),
+  'POST /api/lists/:listId/items': async (caller) =>
+    caller.client.post(`/api/lists/${(await ownReadingList(caller)).listId}/items`, {
+      itemId: await bookWithPages(),
+    }),
+  'DELETE /api/lists/:listId/items/:itemId': async (caller) => {
+    const { listId, itemId } = await ownReadingList(caller, { withItem: true });
+    return caller.client.delete(`/api/lists/${listId}/items/${itemId}`);
+  },
+  'PUT /api/lists/:listId/order': async (caller) => {
+    const { listId, itemId } = await ownReadingList(caller, { withItem: true });
+    return caller.client.request({
+      method: 'PUT',
+      url: `/api/lists/${listId}/order`,
+      payload: { itemIds: [itemId] },
+    });
+  },
+  'GET /api/shared-lists/:token': async ({ client }) =>
+    client.get(`/api/shared-lists/${await someoneElsesList({ shared: true })}`),
   'GET /api/desk/pickups': ({ client }) => client.get('/api/desk/pickups'),
   'GET /api/users/loans': ({ client }) => client.get('/api/users/loans'),
   'POST /api/users/loans/:id/renew': async ({ client, account }) =>
@@ -429,7 +499,66 @@ async function ownCourseMaterial(
   return id;
 }
 
+/**
+ * A list of someone else's holding a demo book, shared when `shared`: answers its share token
+ * when shared, else its id.
+ */
+async function someoneElsesList({ shared = false }: { shared?: boolean } = {}): Promise<string> {
+  const token = crypto.randomUUID().replaceAll('-', '');
+  const list = await testApp.database.db
+    .insertInto('reading_lists')
+    .values({
+      user_id: await someoneElse(),
+      name: 'Someone Else’s Reading',
+      share_token: shared ? token : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await testApp.database.db
+    .insertInto('reading_list_items')
+    .values({ list_id: list.id, item_id: await bookWithPages(), position: 1 })
+    .execute();
+  return shared ? token : list.id;
+}
+
+/**
+ * A reading list `caller` made, holding a demo book when `withItem`; for a caller who cannot
+ * make one (a guest), someone else's.
+ */
+async function ownReadingList(
+  { client }: Caller,
+  { withItem = false }: { withItem?: boolean } = {},
+): Promise<{ listId: string; itemId: string }> {
+  const itemId = await bookWithPages();
+  const made = await client.post('/api/lists', { name: 'Matrix reading' });
+  if (made.statusCode !== 201) return { listId: await someoneElsesList(), itemId };
+  const listId = made.json().id as string;
+  if (withItem) await client.post(`/api/lists/${listId}/items`, { itemId });
+  return { listId, itemId };
+}
+
 /** A demo book that holds pages. */
+/** A highlight of the first words of page 1 of {@link bookWithPages}, as its creation takes it. */
+async function firstWordsOfBook() {
+  const row = await testApp.database.db
+    .selectFrom('item_pages')
+    .select('content')
+    .where('item_id', '=', await bookWithPages())
+    .where('page_number', '=', 1)
+    .executeTakeFirstOrThrow();
+  const quote = pagePlainText(row.content).slice(0, 12);
+  return { page: 1, start: 0, end: quote.length, quote, note: 'Matrix' };
+}
+
+/** The id of a new highlight of the caller's own; a made-up one when they may not make one. */
+async function ownHighlight(client: TestClient): Promise<string> {
+  const response = await client.post(
+    `/api/items/${await bookWithPages()}/highlights`,
+    await firstWordsOfBook(),
+  );
+  return response.statusCode === 201 ? (response.json() as { id: string }).id : crypto.randomUUID();
+}
+
 async function bookWithPages(): Promise<string> {
   const row = await testApp.database.db
     .selectFrom('items')

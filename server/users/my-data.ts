@@ -1,16 +1,20 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { shelfForExport } from '../shelf/store.ts';
 import { presentCurrentUser } from '../presenters/user.ts';
+import { collectReadingData } from '../reading/store.ts';
 import type { UserRow } from './store.ts';
 
 /**
  * Everything the library keeps about one person, for "Download my data" (My account, issue 21):
  * the profile, their reservations, loans, the requests they filed or supported, their
- * waiting-list places, their notices and e-mail choices, and the forum messages they sent. Not their password or sessions (nothing a person
+ * waiting-list places, their notices and e-mail choices, the forum messages they sent, their
+ * reading (last pages, bookmarks, highlights and notes) and their saved items and reading lists
+ * (issue 24). Not their password or sessions (nothing a person
  * could read), and not other people's data. Plain JSON with readable field names and ISO dates.
  */
 export async function collectMyData(db: Kysely<Database>, user: UserRow, now: Date) {
-  const [reservations, filed, supported, holds, messages, loans, notices, noticeEmails] =
+  const [reservations, filed, supported, holds, messages, loans, notices, noticeEmails, shelf] =
     await Promise.all([
       db
         .selectFrom('reservations as r')
@@ -91,6 +95,7 @@ export async function collectMyData(db: Kysely<Database>, user: UserRow, now: Da
         .select(['kind', 'email'])
         .where('user_id', '=', user.id)
         .execute(),
+      shelfForExport(db, user.id),
     ]);
   return {
     exportedAt: now.toISOString(),
@@ -103,5 +108,10 @@ export async function collectMyData(db: Kysely<Database>, user: UserRow, now: Da
     // Only the kinds turned off or on by hand; every other kind comes by e-mail.
     noticeEmailChoices: Object.fromEntries(noticeEmails.map((row) => [row.kind, row.email])),
     forumMessages: messages,
+    // Last pages, page display, bookmarks and highlights with their notes (issue 24).
+    reading: await collectReadingData(db, user.id),
+    // My shelf (issue 24): saved items newest first, and each reading list's items in order.
+    savedItems: shelf.savedItems,
+    readingLists: shelf.readingLists,
   };
 }

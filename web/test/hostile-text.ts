@@ -113,6 +113,8 @@ const SCREEN_TAGS = new Set([
   'dt',
   'dd',
   'strong',
+  'em',
+  'mark',
   'code',
   'br',
 ]);

@@ -271,12 +271,17 @@ describe.each(testDatabaseKinds())('the catalogue on %s', (kind) => {
       const first = itemPageSchema.parse(
         (await student.get(`/api/items/${id}/pages?page=1`)).json(),
       );
-      expect(first).toMatchObject({ page: 1, pageCount: 2 });
+      // The reading guide's two pages, then the companion: Letters 1–4 and Chapters 1–24.
+      expect(first).toMatchObject({ page: 1, pageCount: 30 });
       expect(first.content).toMatch(/^# About Frankenstein/);
-      expect((await student.get(`/api/items/${id}/pages?page=2`)).json().content).toMatch(
-        /^# Study questions/,
-      );
-      expect((await student.get(`/api/items/${id}/pages?page=3`)).statusCode).toBe(404);
+      const contentOf = async (page: number) =>
+        itemPageSchema.parse((await student.get(`/api/items/${id}/pages?page=${page}`)).json())
+          .content;
+      expect(await contentOf(2)).toMatch(/^# Study questions/);
+      expect(await contentOf(3)).toMatch(/^# Letter 1\n/);
+      expect(await contentOf(11)).toMatch(/^# Chapter 5\n/);
+      expect(await contentOf(30)).toMatch(/^# Chapter 24\n/);
+      expect((await student.get(`/api/items/${id}/pages?page=31`)).statusCode).toBe(404);
       expect((await student.get(`/api/items/${id}/pages?page=0`)).statusCode).toBe(400);
     });
 

@@ -281,7 +281,7 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
       tag: 'users',
       summary: 'Download my data (My account)',
       description:
-        'Everything the library keeps about the caller: profile, reservations, requests filed and supported, waiting-list places and forum messages.',
+        'Everything the library keeps about the caller: profile, reservations, requests filed and supported, waiting-list places, forum messages, reading (last pages, display, bookmarks, highlights and notes), saved items and reading lists.',
       access: 'signed-in',
       download: {
         contentType: 'application/json',
@@ -322,7 +322,7 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
       tag: 'users',
       summary: 'Delete my account (My account)',
       description:
-        'Needs the password, or for an account without one (Google, an institution) its e-mail address typed again. Cancels active reservations (their copies go to the next in line) and waiting-list places; removes requests and the rooms one created with their messages; keeps one’s messages in other rooms under "Deleted account" and the course materials one published. Ends every session and socket, and clears this browser’s cookie.',
+        'Needs the password, or for an account without one (Google, an institution) its e-mail address typed again. Cancels active reservations (their copies go to the next in line) and waiting-list places; removes requests, saved items and reading lists, and the rooms one created with their messages; keeps one’s messages in other rooms under "Deleted account" and the course materials one published. Ends every session and socket, and clears this browser’s cookie.',
       access: 'signed-in',
       body: accountDeletionRequestSchema,
       response: accountDeletionResponseSchema,

@@ -1,25 +1,31 @@
 import { render } from '@testing-library/react';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { pagePlainText, plainLine } from '#contract/page-text.ts';
 import { assertRenders, expectInert, hostileText, HOSTILE_TEXTS } from '../../test/hostile-text.ts';
 import { PageText, parsePageText } from './page-text.tsx';
 
 /*
- * The page viewer is the one renderer that parses markup (headings, lists, **bold**), so it gets
- * the strongest checks: only its own eight tags with no attribute at all, nothing shown that the
- * text did not hold (in order), and every line's words shown exactly.
+ * The page viewer is the one renderer that parses markup (headings, lists, **bold**, italics),
+ * so it gets the strongest checks: only its own tags with no attribute but each line's numeric
+ * `data-offset` (and, on marks, the class and ids the viewer sets), nothing shown that the text
+ * did not hold (in order), every line's words shown exactly, and marks that cover exactly the
+ * offsets asked for.
  */
 
 const RUNS = 25;
-const PAGE_TAGS = new Set(['h3', 'h4', 'h5', 'p', 'ol', 'ul', 'li', 'strong']);
+const PAGE_TAGS = new Set(['h3', 'h4', 'h5', 'p', 'ol', 'ul', 'li', 'strong', 'em']);
+/** Lines carry their offset; nothing else has an attribute. */
+const LINE_TAGS = new Set(['h3', 'h4', 'h5', 'p', 'li']);
 /** What makes a line a heading or a list item. */
 const MARKERS = ['', '', '# ', '## ', '### ', '#### ', '1. ', '12) ', '- ', '* ', '• ', '-', '**'];
 /**
- * A line that the viewer reads as plain words: no marker at its start, no line break, and no `*`
- * that could pair up with the `**` around it.
+ * A line that the viewer reads as plain words: no marker at its start, no line break, no
+ * emphasis of its own, and no `*` that could pair up with the `**` around it.
  */
 const isPlainLine = (text: string) =>
   text.trim() === text &&
+  plainLine(text) === text &&
   text !== '' &&
   !/^(#{1,3}\s|\d+[.)]\s|[-*•]\s)/.test(text) &&
   !text.includes('**') &&
@@ -66,8 +72,11 @@ describe('page text (fast-check)', () => {
         const { container } = render(<PageText text={text} />);
         expectInert();
         for (const element of container.querySelectorAll('*')) {
-          expect(PAGE_TAGS.has(element.localName), element.outerHTML.slice(0, 200)).toBe(true);
-          expect(element.attributes.length, element.outerHTML.slice(0, 200)).toBe(0);
+          const html = element.outerHTML.slice(0, 200);
+          expect(PAGE_TAGS.has(element.localName), html).toBe(true);
+          const names = [...element.attributes].map((attribute) => attribute.name);
+          expect(names, html).toEqual(LINE_TAGS.has(element.localName) ? ['data-offset'] : []);
+          if (names.length > 0) expect(element.getAttribute('data-offset'), html).toMatch(/^\d+$/);
         }
         expect(isSubsequence(visible(container.textContent ?? ''), visible(text))).toBe(true);
       },
@@ -108,6 +117,45 @@ describe('page text (fast-check)', () => {
     expect(container.querySelectorAll('p')).toHaveLength(payloads.length);
     payloads.forEach((payload, index) =>
       expect(container.querySelectorAll('p')[index]?.textContent).toBe(payload),
+    );
+  });
+
+  it('marks exactly the highlighted offsets, keeping the text as it was', async () => {
+    await assertRenders(
+      page
+        .filter((text) => pagePlainText(text).length > 1)
+        .chain((text) => {
+          const length = pagePlainText(text).length;
+          return fc.tuple(
+            fc.constant(text),
+            fc
+              .integer({ min: 0, max: length - 1 })
+              .chain((start) =>
+                fc.tuple(fc.constant(start), fc.integer({ min: start + 1, max: length })),
+              ),
+          );
+        }),
+      ([text, [start, end]]) => {
+        const plain = pagePlainText(text);
+        const { container } = render(
+          <PageText
+            text={text}
+            highlights={[{ id: 'h', start, end, note: '<b>note</b>' }]}
+            speaking={{ start, end }}
+            words={[plain.slice(start, end)]}
+            onHighlight={() => {}}
+          />,
+        );
+        expectInert();
+        const lines = [...container.querySelectorAll('[data-offset]')];
+        expect(lines.map((line) => line.textContent).join('\n')).toBe(plain);
+        const marked = [...container.querySelectorAll('mark[data-highlight]')]
+          .map((mark) => mark.textContent)
+          .join('');
+        expect(marked).toBe(plain.slice(start, end).replace(/\n/g, ''));
+        expect(container.querySelectorAll('[tabindex]')).toHaveLength(marked === '' ? 0 : 1);
+      },
+      RUNS,
     );
   });
 });

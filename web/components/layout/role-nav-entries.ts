@@ -20,6 +20,7 @@ export const NAV_BY_ROLE: Readonly<Record<Role, readonly NavEntry[]>> = {
   student: [
     { label: 'Home', to: homePathFor('student'), end: true },
     { label: 'Search', to: ROUTES.librarySearch },
+    { label: 'Shelf', to: ROUTES.shelf, also: [ROUTES.sharedList] },
     { label: 'Reservations', to: ROUTES.reservation },
     { label: 'Forum', to: ROUTES.discussionForum, also: [ROUTES.chatRoom] },
     { label: 'Requests', to: ROUTES.resourceRequest, also: [ROUTES.resourceRequestAlias] },
@@ -27,6 +28,7 @@ export const NAV_BY_ROLE: Readonly<Record<Role, readonly NavEntry[]>> = {
   faculty: [
     { label: 'Home', to: homePathFor('faculty'), end: true },
     { label: 'Publish', to: ROUTES.publish },
+    { label: 'Shelf', to: ROUTES.shelf, also: [ROUTES.sharedList] },
     { label: 'Requests', to: ROUTES.requests },
   ],
   librarian: [

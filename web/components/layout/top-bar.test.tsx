@@ -44,6 +44,7 @@ describe('top bar navigation', () => {
     expect(labels()).toEqual([
       ['Home', '/userprofile'],
       ['Search', ROUTES.librarySearch],
+      ['Shelf', ROUTES.shelf],
       ['Reservations', ROUTES.reservation],
       ['Forum', ROUTES.discussionForum],
       ['Requests', ROUTES.resourceRequest],
@@ -55,11 +56,12 @@ describe('top bar navigation', () => {
     expect(within(account).getByRole('button', { name: 'Sign Out' })).toBeTruthy();
   });
 
-  it('gives faculty Home, Publish and Requests', () => {
+  it('gives faculty Home, Publish, My shelf and Requests', () => {
     renderTopBar(ROUTES.publish, as('faculty'));
     expect(labels()).toEqual([
       ['Home', '/facultyprofile'],
       ['Publish', ROUTES.publish],
+      ['Shelf', ROUTES.shelf],
       ['Requests', ROUTES.requests],
     ]);
     expect(current()).toEqual(['Publish']);

@@ -1,20 +1,38 @@
 import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
-import { useItem, useItemPage } from '../../api/catalogue.ts';
+import { useItem } from '../../api/catalogue.ts';
 import { Cover } from '../../components/catalogue/cover.tsx';
 import { MoreLikeThis } from '../../components/catalogue/more-like-this.tsx';
-import { PageText } from '../../components/catalogue/page-text.tsx';
-import { Pager } from '../../components/catalogue/pager.tsx';
 import { ReserveCopyLink, shelfPlaces, shelfText } from '../../components/catalogue/shelf.tsx';
+import type { TextRange } from '../../components/catalogue/page-text.tsx';
+import { AnnotatedPage } from '../../components/reading/annotated-page.tsx';
+import { BookViewer } from '../../components/reading/book-viewer.tsx';
+import { BookmarkToggle } from '../../components/reading/bookmark-toggle.tsx';
+import { NotesPanel } from '../../components/reading/notes-panel.tsx';
+import { ReadAloud } from '../../components/reading/read-aloud.tsx';
+import { ShelfControls } from '../../components/shelf/shelf-controls.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import styles from './library.module.css';
 
-/** A selected result: its details, and its held text page by page ('Page x of y'). */
-export function BookDetail({ id, onBack }: { id: string; onBack: () => void }) {
+/**
+ * A selected result: its details, and its held text in the book viewer ('Page x of y'), on the
+ * page the address names (`page`, null when it names none).
+ */
+export function BookDetail({
+  id,
+  onBack,
+  page,
+  onPageChange,
+}: {
+  id: string;
+  onBack: () => void;
+  page: number | null;
+  onPageChange: (page: number, options?: { replace?: boolean }) => void;
+}) {
   const item = useItem(id);
-  const [page, setPage] = useState(1);
   const hasContent = item.data?.hasContent === true;
-  const text = useItemPage(id, page, hasContent);
+  // The sentence "Listen" is reading, marked on the page.
+  const [speaking, setSpeaking] = useState<TextRange | null>(null);
 
   return (
     <section className={styles.detail} aria-labelledby="detail-title">
@@ -52,6 +70,7 @@ export function BookDetail({ id, onBack }: { id: string; onBack: () => void }) {
                   .join(' · ')}
               </p>
               {item.data.description ? <p>{item.data.description}</p> : null}
+              <ShelfControls itemId={item.data.id} title={item.data.title} />
             </div>
           </div>
           {item.data.shelf ? (
@@ -70,23 +89,39 @@ export function BookDetail({ id, onBack }: { id: string; onBack: () => void }) {
             </div>
           ) : null}
           {hasContent ? (
-            <div>
-              <div className={styles.viewer} aria-live="polite" aria-busy={text.isFetching}>
-                {text.isError ? (
-                  <p role="alert">No content available for this book.</p>
-                ) : text.data ? (
-                  <PageText text={text.data.content} />
-                ) : (
-                  <p role="status">Loading…</p>
-                )}
-              </div>
-              <Pager
-                page={page}
-                count={item.data.pageCount}
-                onChange={setPage}
-                label="Book pages"
-              />
-            </div>
+            <BookViewer
+              item={item.data}
+              page={page}
+              onPageChange={onPageChange}
+              renderPage={(props) => <AnnotatedPage {...props} speaking={speaking} />}
+              tools={(context) => (
+                <>
+                  <BookmarkToggle itemId={context.itemId} page={context.page} />
+                  <ReadAloud
+                    // '' while the next page loads: reading waits for it instead of ending.
+                    text={context.content ?? ''}
+                    onSpeaking={setSpeaking}
+                    onFinished={() => {
+                      if (context.page < context.pageCount) context.goTo(context.page + 1);
+                    }}
+                  />
+                </>
+              )}
+              extraPanels={[
+                {
+                  id: 'notes',
+                  label: 'My notes',
+                  content: (context) => (
+                    <NotesPanel
+                      itemId={context.itemId}
+                      title={item.data.title}
+                      heading={false}
+                      onJump={(target) => context.goTo(target)}
+                    />
+                  ),
+                },
+              ]}
+            />
           ) : (
             <p className={styles.status}>No content available for this book.</p>
           )}

@@ -10,6 +10,7 @@ import { SearchSuggest } from '../../components/catalogue/search-suggest.tsx';
 import { ReserveCopyLink, shelfPlaces, shelfText } from '../../components/catalogue/shelf.tsx';
 import { formStyles } from '../../components/forms/fields.tsx';
 import { webAddress } from '../../components/links/web-address.ts';
+import { ShelfControls } from '../../components/shelf/shelf-controls.tsx';
 import { Button, ButtonLink } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { BookDetail } from './book-detail.tsx';
@@ -51,20 +52,31 @@ function useLibraryParams() {
     available: params.get('available') === 'true',
     sort: sortFrom(params.get('sort')),
     exact: params.get('exact') === 'true',
+    // The results' page; while an item is open, the page of its book.
     page: Math.max(1, Number(params.get('page')) || 1),
     item: params.get('item'),
+    // The results' page kept while an item is open, for "Back to results".
+    resultsPage: params.get('resultsPage'),
   };
   const update = (
     changes: Partial<Record<keyof typeof state, string | number | null>> | FacetChanges,
+    options: { replace?: boolean } = {},
   ) => {
     const next = new URLSearchParams(params);
     for (const [key, value] of Object.entries(changes)) {
       if (value === null || value === '' || value === undefined) next.delete(key);
       else next.set(key, String(value));
     }
-    setParams(next);
+    setParams(next, options);
   };
-  return { ...state, update };
+  /** Opens an item at its first page, keeping the results' page for the way back. */
+  const openItem = (item: string) =>
+    update({
+      item,
+      page: null,
+      resultsPage: state.item ? state.resultsPage : state.page > 1 ? state.page : null,
+    });
+  return { ...state, pageNamed: params.has('page'), update, openItem };
 }
 
 /** A result: author, year and the first three topics, then an ellipsis; the shelf and badges. */
@@ -112,7 +124,8 @@ function CourseCard({ material }: { material: CourseMaterial }) {
   // The link opens in a new tab as it is: only a web page's address may (never `javascript:`).
   const link = webAddress(material.driveLink);
   const open = () => {
-    if (link) void navigate(ROUTES.reader, { state: { driveLink: link, itemId: material._id } });
+    const state = { driveLink: link, itemId: material._id, title: material.title };
+    if (link) void navigate(ROUTES.reader, { state });
   };
   return (
     <div
@@ -138,6 +151,7 @@ function CourseCard({ material }: { material: CourseMaterial }) {
           </button>
         </span>
       ) : null}
+      <ShelfControls itemId={material._id} title={material.title} />
     </div>
   );
 }
@@ -204,7 +218,7 @@ function SearchSidebar({
             maxLength={200}
             placeholder="Title, author or subject"
             onValueChange={(q) => setDraft({ ...draft, q })}
-            onOpenItem={(item) => params.update({ item })}
+            onOpenItem={(item) => params.openItem(item)}
             onAuthor={(author) => {
               setDraft({ ...draft, q: '', author });
               params.update({ q: null, author, page: null, item: null });
@@ -331,7 +345,9 @@ export function LibrarySearchPage() {
         <BookDetail
           key={params.item}
           id={params.item}
-          onBack={() => params.update({ item: null })}
+          onBack={() => params.update({ item: null, page: params.resultsPage, resultsPage: null })}
+          page={params.pageNamed ? params.page : null}
+          onPageChange={(page, options) => params.update({ page }, options)}
         />
       </div>
     );
@@ -476,7 +492,7 @@ export function LibrarySearchPage() {
                 <ul className={styles.results}>
                   {results.data.items.map((item) => (
                     <li key={item.id} className={styles.resultItem}>
-                      <ResultCard item={item} onOpen={() => params.update({ item: item.id })} />
+                      <ResultCard item={item} onOpen={() => params.openItem(item.id)} />
                       {item.shelf ? (
                         <ReserveCopyLink itemId={item.id} title={item.title} shelf={item.shelf} />
                       ) : null}

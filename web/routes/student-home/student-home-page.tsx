@@ -10,6 +10,7 @@ import { VerifyEmailNotice } from '../../components/auth/verify-email-notice.tsx
 import { FormMessage } from '../../components/forms/fields.tsx';
 import { WelcomeHero } from '../../components/page/welcome-hero.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { ContinueReading } from './continue-reading.tsx';
 import styles from './home.module.css';
 
 /** The four categories of the student home, each with what it holds and where to find it. */
@@ -74,6 +75,7 @@ export function StudentHomePage() {
           </FormMessage>
         </div>
       ) : null}
+      <ContinueReading className={`container ${styles.continueReading}`} />
       <section className={`container ${styles.section}`} aria-labelledby="categories-title">
         <h2 id="categories-title" className={styles.sectionTitle}>
           Browse by category
