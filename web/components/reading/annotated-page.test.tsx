@@ -222,4 +222,29 @@ describe('AnnotatedPage', () => {
       delete (selection as { modify?: unknown }).modify;
     }
   });
+
+  it('picks the word to start from with Ctrl and the arrows, where no caret is drawn', async () => {
+    mockApi({ [READING]: () => ({ body: readingState() }) });
+    renderScreen(<AnnotatedPage itemId={BOOK_ID} page={3} text={PAGE_TEXT} />);
+    await screen.findByText('dreary');
+    const page = document.querySelector<HTMLElement>('[data-offset]')!.parentElement!;
+    const selection = document.getSelection()! as Selection & { modify?: unknown };
+    const modify = vi.fn();
+    Object.defineProperty(selection, 'modify', { value: modify, configurable: true });
+    try {
+      page.focus();
+      await userEvent.keyboard('{Control>}{ArrowRight}{ArrowDown}{/Control}');
+      expect(modify.mock.calls).toEqual([
+        // The next word, selected so that the reader sees it.
+        ['extend', 'forward', 'word'],
+        // The first word of the next line.
+        ['move', 'forward', 'line'],
+        ['move', 'backward', 'lineboundary'],
+        ['extend', 'forward', 'word'],
+      ]);
+      expect(selection.anchorNode?.textContent).toBe('Chapter 5');
+    } finally {
+      delete (selection as { modify?: unknown }).modify;
+    }
+  });
 });

@@ -17,6 +17,42 @@ import styles from './reading.module.css';
 /** Keeps the selection when a toolbar button is pressed with the mouse. */
 const keepSelection = (event: { preventDefault: () => void }) => event.preventDefault();
 
+/** Room kept free at the top of the window: the app's top bar covers it. */
+const TOP_BAR_ROOM = 96;
+
+/**
+ * Scrolls the window, if need be, so that a passage (`box`, in the window's coordinates) is not
+ * hidden under `card`, the toolbar or opened note that sticks to the window's bottom; never so
+ * far that the passage's top goes under the top bar.
+ */
+function keepAboveCard(box: { top: number; bottom: number } | null, card: HTMLElement | null) {
+  if (!box || !card) return;
+  const overlap = box.bottom + 8 - card.getBoundingClientRect().top;
+  const by = Math.min(overlap, box.top - TOP_BAR_ROOM);
+  if (by > 0) window.scrollBy({ top: by });
+}
+
+/** The box around a highlight's marks on the page, or null when it is not there. */
+function highlightBox(root: HTMLElement | null, highlightId: string) {
+  const marks = [...(root?.querySelectorAll('[data-highlight]') ?? [])].filter(
+    (mark) => mark.getAttribute('data-highlight') === highlightId,
+  );
+  if (marks.length === 0) return null;
+  const rects = marks.map((mark) => mark.getBoundingClientRect());
+  return {
+    top: Math.min(...rects.map((rect) => rect.top)),
+    bottom: Math.max(...rects.map((rect) => rect.bottom)),
+  };
+}
+
+/** The box around the browser's selection, where the engine can measure it. */
+function selectionBox() {
+  const selection = document.getSelection();
+  if (!selection || selection.rangeCount === 0) return null;
+  const range = selection.getRangeAt(0);
+  return typeof range.getBoundingClientRect === 'function' ? range.getBoundingClientRect() : null;
+}
+
 /** A passage shortened for the toolbar's preview. */
 const preview = (quote: string) => (quote.length > 80 ? `${quote.slice(0, 77).trimEnd()}…` : quote);
 
@@ -125,10 +161,19 @@ export function AnnotatedPage({
     return () => document.removeEventListener('keydown', onKey);
   }, [selecting]);
 
-  // An opened highlight takes the focus, so its note is read and its buttons are next.
+  // An opened highlight takes the focus, so its note is read and its buttons are next; the
+  // passage stays in sight above it.
   useEffect(() => {
-    if (openId) openedRef.current?.focus();
+    if (!openId) return;
+    openedRef.current?.focus({ preventScroll: true });
+    keepAboveCard(highlightBox(pageRef.current, openId), openedRef.current);
   }, [openId]);
+
+  // The selection grows from the keyboard towards the window's bottom: the toolbar that sticks
+  // there must not hide it.
+  useEffect(() => {
+    if (passage) keepAboveCard(selectionBox(), toolbarRef.current);
+  }, [passage]);
 
   const save = (note: string) => {
     if (!passage) return;

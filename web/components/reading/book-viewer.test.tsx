@@ -187,6 +187,17 @@ describe('the book viewer', () => {
     expect(router.state.location.search).toBe('?page=2');
   });
 
+  it('announces a new page through the pager only: the page, with its toolbars, is not live', async () => {
+    bookApi();
+    renderViewer('/read?page=2');
+    await pageShown(2);
+    const area = screen.getByRole('region', { name: `Page 2 of ${PAGES}` });
+    expect(area.getAttribute('aria-live')).toBeNull();
+    expect(area.querySelector('[aria-live]')).toBeNull();
+    const pager = screen.getByRole('navigation', { name: 'Book pages' });
+    expect(pager.querySelector('[aria-live="polite"]')?.textContent).toBe(`Page 2 of ${PAGES}`);
+  });
+
   it('turns the page on a sideways swipe of a finger, not of a mouse', async () => {
     bookApi();
     const { router } = renderViewer('/read?page=2');

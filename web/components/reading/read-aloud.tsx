@@ -54,6 +54,22 @@ function speech(): { synth: SpeechSynthesis; Utterance: typeof SpeechSynthesisUt
 type Playback = 'idle' | 'playing' | 'paused';
 
 /**
+ * ▶ or ⏸ drawn, not typed: the pause sign is missing from many systems' fonts (it showed as an
+ * empty box in Chromium on Linux).
+ */
+function PlaybackIcon({ pause }: { pause: boolean }) {
+  return (
+    <svg aria-hidden="true" focusable="false" width="12" height="12" viewBox="0 0 12 12">
+      {pause ? (
+        <path d="M2 1h3v10H2zM7 1h3v10H7z" fill="currentColor" />
+      ) : (
+        <path d="M2 1l9 5-9 5z" fill="currentColor" />
+      )}
+    </svg>
+  );
+}
+
+/**
  * "Listen": reads the page aloud with the browser's own speech synthesis (nothing leaves the
  * browser), one utterance per sentence so the sentence being read can be shown (`onSpeaking`)
  * and a speed change or Pause takes effect at once. At the page's end it calls `onFinished`;
@@ -181,7 +197,7 @@ export function ReadAloud({
     <div className={styles.readAloud} role="group" aria-label="Read aloud">
       {/* One button for Listen, Pause and Resume, so the focus stays on it. */}
       <Button variant="outline" onClick={main}>
-        <span aria-hidden="true">{playback === 'playing' ? '⏸' : '▶'}</span>
+        <PlaybackIcon pause={playback === 'playing'} />
         {playback === 'playing' ? 'Pause' : playback === 'paused' ? 'Resume' : 'Listen'}
       </Button>
       {playback !== 'idle' ? (
