@@ -54,7 +54,7 @@ const SUBJECTS_ASKED = 10;
  * `column` holds one of `values`, ignoring case. The ILIKE on the joined words first, which the
  * columns' trigram indexes serve; the exact comparison of whole names after.
  */
-const sharesAny = (
+export const sharesAny = (
   column: 'authors' | 'subjects',
   values: readonly string[],
 ): RawBuilder<boolean> => {
@@ -138,7 +138,7 @@ function meaningReason(row: SearchRow, subjects: readonly string[]): RelatedReas
  * left out; undefined when the item has no embedding of `model` yet. Vectors of two models are
  * not comparable: after a change of model, only items embedded again meet.
  */
-async function nearestItems(
+export async function nearestItems(
   db: Kysely<Database>,
   id: string,
   model: string,
