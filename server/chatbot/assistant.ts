@@ -8,7 +8,10 @@ import {
   RESERVATION_HOLD_HOURS,
   RESERVATION_TIME_SLOTS,
 } from '#contract/limits.ts';
-import { ROUTES } from '#contract/routes.ts';
+import { OFFER_HOURS, QUEUED_HOLDS_MAX } from '#contract/http/holds.ts';
+import { LOAN_RENEWALS_MAX } from '#contract/http/loans.ts';
+import { PASSWORD_MIN_LENGTH } from '#contract/limits.ts';
+import { reserveBookPath, ROUTES } from '#contract/routes.ts';
 import type { UserRow } from '../users/store.ts';
 import type { QueryMeaning } from '../catalogue/meaning.ts';
 import { RELATED_SAME_AUTHOR_MAX, type Related, type RelatedRow } from '../catalogue/related.ts';
@@ -22,7 +25,8 @@ import {
   reservableBooks,
   reservationQuery,
 } from '../reservations/holds.ts';
-import type { Intent } from './intents.ts';
+import type { AccountTopic, Intent } from './intents.ts';
+import type { Day } from './pipeline/extract.ts';
 
 /** A built-in answer: its text, the links we made for it, and the facts it rests on. */
 export interface Reply {
@@ -58,12 +62,27 @@ const LINKS = {
   forum: { label: 'Discussion forum', href: ROUTES.discussionForum },
   search: { label: 'Search the library', href: ROUTES.librarySearch },
   signIn: { label: 'Sign in', href: ROUTES.signIn },
+  signUp: { label: 'Sign up', href: ROUTES.signUp },
+  forgotPassword: { label: 'Reset your password', href: ROUTES.forgotPassword },
+  account: { label: 'My account', href: ROUTES.account },
 } satisfies Record<string, ChatbotLink>;
 
 const itemLink = (row: { id: string; title: string }): ChatbotLink => ({
   label: row.title,
   href: `${ROUTES.librarySearch}?item=${row.id}`,
 });
+
+/** "Reserve": the reservation screen with the book chosen; nothing is reserved until they confirm. */
+const reserveLink = (row: { id: string; title: string }): ChatbotLink => ({
+  label: `Reserve “${row.title}”`,
+  href: reserveBookPath(row.id),
+});
+
+/** "Request this": the request form with the title (and type) filled in, sent only by its button. */
+export function requestThisLink(title: string, type: ItemType = 'book'): ChatbotLink {
+  const query = new URLSearchParams({ title: title.slice(0, 200), type });
+  return { label: `Request “${title.slice(0, 80)}”`, href: `${ROUTES.resourceRequest}?${query}` };
+}
 
 /** `Title` by Author (Year). */
 function describe(row: Pick<SearchRow, 'title' | 'authors' | 'year'>): string {
@@ -147,11 +166,11 @@ async function search(
 }
 
 /** Where to turn when the assistant cannot answer: the request form and the library itself. */
-function notSure(config: Config, lead: string): Reply {
+function notSure(config: Config, lead: string, title?: string): Reply {
   const { library } = config;
   return {
     text: `${lead} If the library does not have what you need, you can ask for it with the request form, or contact the library at ${library.phone} or ${library.email}.`,
-    links: [LINKS.request],
+    links: title ? [requestThisLink(title), LINKS.request] : [LINKS.request],
     facts: [],
   };
 }
@@ -195,8 +214,9 @@ export async function builtInReply(
       };
     case 'hours': {
       const hours = [...library.hours, library.hoursNote];
+      const lead = hoursLead(library.hours, library.hoursNote, intent.day);
       return {
-        text: `${library.name} opening hours:\n${library.hours.join('\n')}\n${library.hoursNote}`,
+        text: `${lead}${library.name} opening hours:\n${library.hours.join('\n')}\n${library.hoursNote}`,
         links: [],
         facts: [`Opening hours: ${hours.join('; ')}`],
       };
@@ -222,12 +242,12 @@ export async function builtInReply(
       return { text, links: [LINKS.reserve], facts: [text] };
     }
     case 'request-howto': {
-      const text = `If the library doesn’t have a book, journal, article or course material you need, fill in the request form with its title (and a description if it helps). If someone has already asked for it, add your support to their request instead. Faculty and librarians review requests: pending, accepted, ordered, then available, or rejected with a reason you can read on your home page.`;
+      const text = `If the library doesn’t have a book, journal, article or course material you need, fill in the request form with its title (and a description if it helps). If someone has already asked for it, add your support to their request instead. Faculty and librarians review requests: pending, accepted, ordered, then available, or rejected with a reason. Sign in to see the status of each of your requests on the request screen and your home page.`;
       return { text, links: [LINKS.request], facts: [text] };
     }
     case 'forum-howto': {
       const text =
-        'The discussion forum has public chat rooms. Choose a username, then join a room or create one. Messages are checked for abusive language: a room where it is detected is restricted until its creator or a librarian lifts it. The creator can close their room.';
+        'The discussion forum has public chat rooms. Choose a username, then join a room or create one. Messages are checked for abusive language: a room where it is detected is restricted until its creator or a librarian lifts it. The creator can close their room. You need to be signed in to take part: sign up first if you have no account.';
       return { text, links: [LINKS.forum], facts: [text] };
     }
     case 'my-reservations':
@@ -243,10 +263,243 @@ export async function builtInReply(
     case 'topic':
       return topic(context, intent.topic, intent.type);
     case 'recommend':
-      return recommend(context, intent.title);
+      return recommend(context, intent.title, intent.withoutItself === true);
     case 'unknown':
       return notSure(context.config, 'I’m not sure I can answer that.');
+    case 'clarify':
+      return {
+        text: 'What do you mean? Tell me which book or item you’re asking about, for example: who wrote Frankenstein?',
+        links: [],
+        facts: [],
+      };
+    case 'account':
+      return account(context.config, user, intent.topic);
+    case 'circulation-howto': {
+      const text = [
+        `A loan lasts ${library.loanDays} days, and you can renew it up to ${LOAN_RENEWALS_MAX} times (twice) from your loans.`,
+        `When every copy of a book is taken, join its waiting list from the book’s page: you can be on up to ${QUEUED_HOLDS_MAX} waiting lists at a time.`,
+        `When a copy comes free for you, it is held for ${OFFER_HOURS} hours for you to choose a pickup slot.`,
+      ].join('\n');
+      return { text, links: [LINKS.reserve, LINKS.search], facts: [text] };
+    }
+    case 'my-loans':
+      return myLoans(context, user);
+    case 'lookup':
+      return lookup(context, intent.title, intent.author);
+    case 'year-of':
+      return yearOf(context, intent.title);
+    case 'isbn':
+      return byIdentifier(context, 'isbn', intent.isbn, `ISBN ${intent.isbn}`);
+    case 'arxiv':
+      return byIdentifier(context, 'arxiv_id', intent.id, `arXiv ${intent.id}`);
+    case 'borrowable':
+      return borrowable(context, intent.titles);
+    case 'recommend-topic':
+      return recommendOnTopic(context, intent.topic, intent.type, intent.more === true);
+    case 'request-this': {
+      const text = `I can’t request “${intent.title}” for you myself, but the request form is ready with it filled in: check it and send it.`;
+      return { text, links: [requestThisLink(intent.title), LINKS.request], facts: [text] };
+    }
   }
+}
+
+const WEEKDAY_NAMES = [
+  'sunday',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+];
+
+/** The line of the hours that answers a day asked about, before the whole week. */
+function hoursLead(hours: readonly string[], note: string, day: Day | undefined): string {
+  if (!day) return '';
+  if (day === 'holidays') return `${note}\n`;
+  const lineFor = (name: string) => {
+    const index = WEEKDAY_NAMES.indexOf(name);
+    return hours.find((line) => {
+      const span = line.toLowerCase().match(/^(\w+)(?:\s*-\s*(\w+))?:/);
+      if (!span) return false;
+      const from = WEEKDAY_NAMES.indexOf(span[1]!);
+      const to = span[2] ? WEEKDAY_NAMES.indexOf(span[2]) : from;
+      return from >= 0 && to >= 0 && index >= from && index <= to;
+    });
+  };
+  if (day === 'weekend') {
+    const lines = [lineFor('saturday'), lineFor('sunday')].filter(Boolean);
+    return lines.length > 0 ? `At the weekend: ${lines.join('; ')}.\n` : '';
+  }
+  if (day === 'weekdays') return lineFor('monday') ? `On weekdays: ${lineFor('monday')}.\n` : '';
+  if (day === 'today' || day === 'tomorrow') return '';
+  const line = lineFor(day);
+  return line ? `${line}.\n` : '';
+}
+
+/** Account help: the screens that do it, never an action taken for them. */
+function account(config: Config, user: UserRow | null, topic: AccountTopic): Reply {
+  const { library } = config;
+  const google = 'You can also use “Continue with Google” on the sign-in and sign-up screens.';
+  const replies: Record<AccountTopic, [string, ChatbotLink[]]> = {
+    password: [
+      `Forgot your password? Choose “Forgot password?” on the sign-in screen and enter your e-mail: we send you a link to reset it. If the e-mail does not arrive (check your spam folder), contact the library at ${library.phone} or ${library.email}.`,
+      [LINKS.forgotPassword, LINKS.signIn],
+    ],
+    signin: [
+      `Sign in on the sign-in screen with your e-mail and password. ${google} Forgot your password? Reset it from the same screen.`,
+      [LINKS.signIn, LINKS.forgotPassword],
+    ],
+    signup: [
+      `Create an account on the sign-up screen as a student or as faculty (lecturers and teaching staff), with your e-mail and a password of at least ${PASSWORD_MIN_LENGTH} characters. ${google} Librarian accounts are not chosen at sign-up: the library gives that role to its staff.`,
+      [LINKS.signUp, LINKS.signIn],
+    ],
+    'password-rules': [
+      `A password needs at least ${PASSWORD_MIN_LENGTH} characters. You can change yours on My account, or reset a forgotten one from the sign-in screen.`,
+      [LINKS.account, LINKS.forgotPassword],
+    ],
+    'change-password': [
+      user
+        ? 'Change your password on My account: enter your current password, then the new one.'
+        : 'Sign in, then change your password on My account. Forgot it? Reset it from the sign-in screen.',
+      user ? [LINKS.account] : [LINKS.signIn, LINKS.account, LINKS.forgotPassword],
+    ],
+  };
+  const [text, links] = replies[topic];
+  return { text, links, facts: [text] };
+}
+
+async function myLoans(context: AssistantContext, user: UserRow | null): Promise<Reply> {
+  if (!user) {
+    return { text: 'Sign in to see your loans.', links: [LINKS.signIn], facts: [] };
+  }
+  const rows = await context.db
+    .selectFrom('loans as l')
+    .innerJoin('items as i', 'i.id', 'l.item_id')
+    .select(['i.title', 'l.due_at'])
+    .where('l.user_id', '=', user.id)
+    .where('l.returned_at', 'is', null)
+    .orderBy('l.due_at')
+    .limit(20)
+    .execute();
+  if (rows.length === 0) {
+    return {
+      text: 'You have no books on loan right now.',
+      links: [LINKS.reserve],
+      facts: ['The user has no loans.'],
+    };
+  }
+  const lines = rows.map(
+    (row) => `• “${row.title}”, due ${formatDate(new Date(row.due_at).toISOString().slice(0, 10))}`,
+  );
+  const text = `You have ${rows.length} book${rows.length === 1 ? '' : 's'} on loan:\n${lines.join('\n')}`;
+  return { text, links: [LINKS.reserve], facts: [text] };
+}
+
+/** One item, plainly: who wrote it, when, whether a copy is free, and its links. */
+async function describeItem(
+  context: AssistantContext,
+  row: Pick<SearchRow, 'id' | 'title' | 'authors' | 'year' | 'kind'>,
+): Promise<Reply> {
+  const reservable = (await reservableBooks(context.db, context.now())).rows.find(
+    (book) => book.id === row.id,
+  );
+  const free = reservable ? freeCopies(reservable) : 0;
+  const where = reservable
+    ? free > 0
+      ? ` ${free} of ${reservable.copies} ${reservable.copies === 1 ? 'copy is' : 'copies are'} free to reserve.`
+      : ' Every copy is reserved or on loan right now: you can join the waiting list from its page.'
+    : '';
+  const text = `Yes, the catalogue has ${describe(row)} (${TYPE_NAMES[row.kind][0]}).${where}`;
+  return {
+    text,
+    links: [itemLink(row), ...(reservable && free > 0 ? [reserveLink(row)] : [])],
+    facts: [`Catalogue: ${describe(row)}`, text],
+  };
+}
+
+/**
+ * A bare phrase ("the hobbit", "jules verne", "tell me about moby dick"): a title when one is
+ * called just that, an author when the catalogue has one by that name, a topic otherwise.
+ */
+async function lookup(context: AssistantContext, phrase: string, author?: string): Promise<Reply> {
+  if (!phrase) return notSure(context.config, 'What are you looking for?');
+  const wanted = significant(phrase).join(' ');
+  const rows = await findTitle(context, phrase);
+  // Called just that: the whole title, or the title before a series note ("(The Hunger Games,
+  // #1)"); a subtitle after a colon makes another book ("Harry Potter: Film Wizardry").
+  const calledSo = rows.filter((row) => {
+    const main = row.title.split(/[;([]/)[0] ?? '';
+    return significant(main).join(' ') === wanted && !main.includes(':');
+  });
+  // From the thread, the edition the conversation named ("H. G. Wells", not "H.G. Wells").
+  const exact = (author && calledSo.find((row) => row.authors.includes(author))) || calledSo[0];
+  if (exact) return describeItem(context, exact);
+  const words = significant(phrase);
+  if (words.length >= 1 && words.length <= 4) {
+    const byAuthor = await search(context, { author: phrase, pageSize: 5 });
+    const named = byAuthor.rows.some((row) =>
+      row.authors.some((name) => words.every((word) => normal(name).split(' ').includes(word))),
+    );
+    if (named) return worksBy(context, phrase, undefined);
+  }
+  return topic(context, phrase, undefined);
+}
+
+async function yearOf(context: AssistantContext, title: string): Promise<Reply> {
+  const row = (await findTitle(context, title))[0];
+  if (!row) return notSure(context.config, `I couldn’t find “${title}” in the catalogue.`, title);
+  const text = row.year
+    ? `${describe({ ...row, year: null })} was published in ${row.year}.`
+    : `The catalogue does not give a year for ${describe(row)}.`;
+  return { text, links: [itemLink(row)], facts: [`Catalogue: ${describe(row)}`] };
+}
+
+/** An item by its ISBN or arXiv id, exactly: the identifier is no search. */
+async function byIdentifier(
+  context: AssistantContext,
+  column: 'isbn' | 'arxiv_id',
+  value: string,
+  name: string,
+): Promise<Reply> {
+  const row = await context.db
+    .selectFrom('items')
+    .select(['id', 'title', 'authors', 'year', 'kind'])
+    .where(column, '=', value)
+    .where('withdrawn_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) {
+    return notSure(context.config, `I couldn’t find ${name} in the catalogue.`);
+  }
+  return describeItem(context, row);
+}
+
+/** Which of the titles named can be reserved now, each with its "Reserve" link. */
+async function borrowable(context: AssistantContext, titles: readonly string[]): Promise<Reply> {
+  const reservable = (await reservableBooks(context.db, context.now())).rows;
+  const free = titles
+    .map((title) => bestTitles(title, reservable, 1)[0])
+    .filter((row) => row !== undefined && freeCopies(row) > 0)
+    .filter((row, index, all) => all.findIndex((other) => other!.id === row!.id) === index)
+    .slice(0, 5) as typeof reservable;
+  if (free.length === 0) {
+    return {
+      text: 'None of those has a physical copy free to reserve right now. You can join a waiting list from a book’s page.',
+      links: [LINKS.reserve],
+      facts: [],
+    };
+  }
+  const lines = free.map(
+    (row) =>
+      `• “${row.title}”${row.authors.length > 0 ? ` by ${row.authors.join(', ')}` : ''}: ${freeCopies(row)} of ${row.copies} free`,
+  );
+  const text = `You can reserve:\n${lines.join('\n')}\nPick a day and a pickup slot on the reservation screen.`;
+  return {
+    text,
+    links: [...free.map(reserveLink), ...free.map(itemLink)].slice(0, 10),
+    facts: [text],
+  };
 }
 
 async function myReservations(context: AssistantContext, user: UserRow | null): Promise<Reply> {
@@ -273,7 +526,7 @@ async function myReservations(context: AssistantContext, user: UserRow | null): 
   const lines = rows.map(
     (row) => `• ${row.id}: “${row.title}”, ${formatDate(row.pickup_date)}, ${row.time_slot}`,
   );
-  const text = `You have ${rows.length} active reservation${rows.length === 1 ? '' : 's'}:\n${lines.join('\n')}`;
+  const text = `You have ${rows.length} active reservation${rows.length === 1 ? '' : 's'}:\n${lines.join('\n')}\nYou can see or cancel them on the Offline Book Service screen.`;
   return { text, links: [{ label: 'Your reservations', href: ROUTES.reservation }], facts: [text] };
 }
 
@@ -327,7 +580,7 @@ async function authorOf(context: AssistantContext, title: string): Promise<Reply
   if (!title) return notSure(context.config, 'Which title do you mean?');
   const row = (await findTitle(context, title))[0];
   if (!row) {
-    return notSure(context.config, `I couldn’t find “${title}” in the catalogue.`);
+    return notSure(context.config, `I couldn’t find “${title}” in the catalogue.`, title);
   }
   const text =
     row.authors.length > 0
@@ -342,7 +595,30 @@ async function worksBy(
   type: ItemType | undefined,
 ): Promise<Reply> {
   if (!author) return notSure(context.config, 'Which author do you mean?');
-  const result = await search(context, { author, type, pageSize: 50 });
+  let result = await search(context, { author, type, pageSize: 50 });
+  if (result.rows.length === 0) {
+    // "khaled hoseini": the catalogue's "did you mean" knows the name's spelling.
+    // "h g wells": the catalogue writes initials with full stops.
+    for (const variant of initialsVariants(author)) {
+      const retried = await search(context, { author: variant, type, pageSize: 50 });
+      if (retried.rows.length > 0) {
+        result = retried;
+        author = variant;
+        break;
+      }
+    }
+  }
+  if (result.rows.length === 0) {
+    const probe = await search(context, { q: author, pageSize: 1 });
+    const corrected = probe.correctedQuery ?? probe.suggestion;
+    if (corrected && corrected !== author) {
+      const retried = await search(context, { author: corrected, type, pageSize: 50 });
+      if (retried.rows.length > 0) {
+        result = retried;
+        author = corrected;
+      }
+    }
+  }
   const kind = type ? TYPE_NAMES[type][1] : 'items';
   if (result.rows.length === 0) {
     return notSure(context.config, `I couldn’t find any ${kind} by ${author} in the catalogue.`);
@@ -391,15 +667,22 @@ async function availability(context: AssistantContext, title: string): Promise<R
     const text =
       free > 0
         ? `Yes: ${free} of ${match.copies} ${match.copies === 1 ? 'copy' : 'copies'} of ${name} ${free === 1 ? 'is' : 'are'} free to reserve. Pick a day and a 30-minute slot; we hold it for ${RESERVATION_HOLD_HOURS} hours.`
-        : `Not right now: every copy of ${name} is reserved or on loan. Try again later, or choose another book.`;
-    return { text, links: [LINKS.reserve, itemLink(match)], facts: [text] };
+        : `Not right now: every copy of ${name} is reserved or on loan. You can join the waiting list from its page, and the next free copy is offered to you; or choose another book.`;
+    return {
+      text,
+      links:
+        free > 0
+          ? [reserveLink(match), itemLink(match), LINKS.reserve]
+          : [{ ...itemLink(match), label: `Join the waiting list: ${match.title}` }, LINKS.reserve],
+      facts: [text],
+    };
   }
   const held = (await findTitle(context, title))[0];
   if (held) {
     const text = `${describe(held)} is in the catalogue, but the library has no physical copy to reserve.${held.page_count > 0 ? ' You can read it online.' : ''} If you need a printed copy, request one.`;
     return { text, links: [itemLink(held), LINKS.request], facts: [text] };
   }
-  return notSure(context.config, `I couldn’t find “${title}” in the catalogue.`);
+  return notSure(context.config, `I couldn’t find “${title}” in the catalogue.`, title);
 }
 
 async function topic(
@@ -458,6 +741,9 @@ async function topic(
   };
 }
 
+/** Never more recommendations than this in one answer (issue 25). */
+const RECOMMENDATIONS_MAX = Math.min(5, RELATED_ITEMS_MAX);
+
 /** Editions of the title asked about whose related items are asked and merged. */
 const EDITIONS_ASKED = 3;
 
@@ -470,7 +756,11 @@ const authorKey = (name: string) => normal(name).replace(/ /g, '');
  * catalogue can hold X more than once (the demo's copy and an imported edition): the related
  * items of each are merged in turn, and none of X's editions is offered as like X.
  */
-async function recommend(context: AssistantContext, title: string): Promise<Reply> {
+async function recommend(
+  context: AssistantContext,
+  title: string,
+  withoutItself = false,
+): Promise<Reply> {
   if (!title) return notSure(context.config, 'Which title do you mean?');
   const found = await findTitle(context, title);
   const first = found[0];
@@ -499,11 +789,11 @@ async function recommend(context: AssistantContext, title: string): Promise<Repl
   const seen = new Set([...editions.map((edition) => edition.id), ...editions.map(work)]);
   const chosen: RelatedRow[] = [];
   let byAuthor = 0;
-  for (let index = 0; chosen.length < RELATED_ITEMS_MAX; index += 1) {
+  for (let index = 0; chosen.length < RECOMMENDATIONS_MAX; index += 1) {
     const round = lists.map((list) => list.rows[index]).filter((row) => row !== undefined);
     if (round.length === 0) break;
     for (const row of round) {
-      if (chosen.length >= RELATED_ITEMS_MAX || seen.has(row.id) || seen.has(work(row))) continue;
+      if (chosen.length >= RECOMMENDATIONS_MAX || seen.has(row.id) || seen.has(work(row))) continue;
       if (isEdition(row)) continue;
       if (row.reason === 'Same author') {
         const byWriter = row.authors.some((name) => writers.has(authorKey(name)));
@@ -536,10 +826,146 @@ async function recommend(context: AssistantContext, title: string): Promise<Repl
   const lines = chosen.map((row) => `• ${describe(row)} (${why(row)})`);
   return {
     text: `If you liked ${name}, you might like:\n${lines.join('\n')}`,
-    links: [itemLink(first), ...chosen.map(itemLink)],
+    links: withoutItself ? chosen.map(itemLink) : [itemLink(first), ...chosen.map(itemLink)],
     facts: [
       `Catalogue: ${name}`,
       ...chosen.map((row) => `Like it (${why(row)}): ${describe(row)}`),
     ],
   };
+}
+
+/** Words of a topic that say how, not what: "a good classic novel for beginners". */
+const NOT_THE_TOPIC = new Set(
+  (
+    'a an the some any good great best nice classic classics popular famous new old recent ' +
+    'something anything book books novel novels read reading title titles to over during break ' +
+    'holiday holidays summer for me i want need please spooky scary fun easy short beginners ' +
+    'beginner intro introduction what should can you recommend suggest bored next after m'
+  ).split(' '),
+);
+
+/** Everyday names of the catalogue's subjects ("sci fi" is filed as science fiction). */
+const SUBJECT_NAMES: [RegExp, string[]][] = [
+  [/\b(sci[- ]?fi|scifi|science fiction)\b/, ['science fiction']],
+  [/\b(mystery|mysteries|whodunn?its?|detective|crime)\b/, ['mystery', 'detectives', 'suspense']],
+  [/\b(spooky|scary|creepy|horror)\b/, ['horror', 'gothic', 'ghost stories']],
+  [/\b(love stor(y|ies)|romantic|romance)\b/, ['romance']],
+  [/\bghost/, ['ghost stories']],
+];
+
+/**
+ * The seam for recommendations on a topic (issue 25): "a classic romance", "a spooky gothic book",
+ * "what should I read". Until server/chatbot/recommend.ts (`recommend(db, {topic, type, …})`,
+ * popularity and reasons) is wired here, items sharing the topic's subjects, the most rated and
+ * most borrowed first, or the catalogue's search on the topic when no subject has it; never more
+ * than five, each with why.
+ */
+async function recommendationsOnTopic(
+  context: AssistantContext,
+  topicText: string,
+  type: ItemType | undefined,
+  skip: number,
+): Promise<
+  { row: Pick<SearchRow, 'id' | 'title' | 'authors' | 'year' | 'kind'>; reason: string }[]
+> {
+  const lower = topicText.toLowerCase();
+  const subjects = new Set<string>();
+  for (const [pattern, names] of SUBJECT_NAMES)
+    if (pattern.test(lower)) names.forEach((name) => subjects.add(name));
+  const words = normal(lower)
+    .split(' ')
+    .filter((word) => word.length > 2 && !NOT_THE_TOPIC.has(word));
+  for (const word of words) subjects.add(word);
+  if (words.length > 1) subjects.add(words.join(' '));
+  let query = context.db
+    .selectFrom('items')
+    .select(['id', 'title', 'authors', 'year', 'kind', 'subjects'])
+    .where('withdrawn_at', 'is', null)
+    .where('kind', '=', type ?? 'book');
+  if (subjects.size > 0) {
+    const wanted = [...subjects];
+    query = query.where((eb) =>
+      eb.or(wanted.map((subject) => eb(eb.val(subject), '=', eb.fn.any('subjects')))),
+    );
+  }
+  const rows = await query
+    .orderBy((eb) => eb.fn('coalesce', ['ratings_count', eb.val(0)]), 'desc')
+    .orderBy('circulation', 'desc')
+    .orderBy('copies', 'desc')
+    .orderBy('title')
+    .offset(skip)
+    .limit(subjects.size > 0 ? 5 : 5)
+    .execute();
+  return rows.map((row) => {
+    const shared = row.subjects.filter((subject) => subjects.has(subject.toLowerCase()));
+    return {
+      row,
+      reason:
+        shared.length > 0
+          ? `shares the subjects ${shared.slice(0, 3).join(', ')}`
+          : 'popular with readers',
+    };
+  });
+}
+
+async function recommendOnTopic(
+  context: AssistantContext,
+  topicText: string,
+  type: ItemType | undefined,
+  more: boolean,
+): Promise<Reply> {
+  const picks = await recommendationsOnTopic(context, topicText, type, more ? 5 : 0);
+  if (picks.length === 0) {
+    const words = normal(topicText)
+      .split(' ')
+      .filter(
+        (word) => word && !NOT_THE_TOPIC.has(word) && !['on', 'about', 'in', 'of'].includes(word),
+      );
+    return topic(context, words.join(' ') || topicText, type);
+  }
+  const lines = picks.map(({ row, reason }) => `• ${describe(row)} (${reason})`);
+  const text = `You might like:\n${lines.join('\n')}`;
+  return {
+    text,
+    links: picks.map(({ row }) => itemLink(row)),
+    facts: picks.map(({ row, reason }) => `Recommended (${reason}): ${describe(row)}`),
+  };
+}
+
+/** "h g wells" as the catalogue may write it: "h. g. wells", "h.g. wells". */
+export function initialsVariants(name: string): string[] {
+  const words = name.trim().split(/\s+/);
+  const initials = words.filter((word) => /^[a-z]\.?$/i.test(word)).length;
+  if (initials === 0 || initials === words.length) return [];
+  const dotted = words.map((word) => (/^[a-z]$/i.test(word) ? `${word}.` : word));
+  const joined = dotted.join(' ').replace(/\b([a-z])\. (?=[a-z]\.)/gi, '$1.');
+  return [...new Set([dotted.join(' '), joined])].filter((variant) => variant !== name);
+}
+
+const ITEM_IN_LINK =
+  /[?&](?:item|book)=([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:&|$)/i;
+
+/**
+ * The links of a reply whose items are in the catalogue now (not withdrawn), checked before they
+ * are shown: an item link or a "Reserve" link names an item by id, and only one the catalogue
+ * holds is offered, whatever wrote the reply. Links to screens pass as they are.
+ */
+export async function checkedLinks(
+  db: Kysely<Database>,
+  links: readonly ChatbotLink[],
+): Promise<ChatbotLink[]> {
+  const ids = links.map((link) => ITEM_IN_LINK.exec(link.href)?.[1]?.toLowerCase());
+  const wanted = [...new Set(ids.filter((id) => id !== undefined))];
+  if (wanted.length === 0) return [...links];
+  const held = new Set(
+    (
+      await db
+        .selectFrom('items')
+        .select('id')
+        .where('id', 'in', wanted)
+        .where('withdrawn_at', 'is', null)
+        .execute()
+    ).map((row) => row.id.toLowerCase()),
+  );
+  return links.filter((link, index) => ids[index] === undefined || held.has(ids[index]!));
 }

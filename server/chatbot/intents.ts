@@ -1,11 +1,12 @@
 import type { ItemType } from '#contract/http/catalogue.ts';
+import type { Day } from './pipeline/extract.ts';
 
 /** What a question asks for, as far as the built-in assistant can tell. */
 export type Intent =
   | { kind: 'greeting' }
   | { kind: 'thanks' }
   | { kind: 'help' }
-  | { kind: 'hours' }
+  | { kind: 'hours'; day?: Day }
   | { kind: 'contact' }
   | { kind: 'reserve-howto' }
   | { kind: 'request-howto' }
@@ -18,8 +19,23 @@ export type Intent =
   | { kind: 'author-of'; title: string }
   | { kind: 'works-by'; author: string; type?: ItemType }
   | { kind: 'topic'; topic: string; type?: ItemType }
-  | { kind: 'recommend'; title: string }
+  | { kind: 'recommend'; title: string; withoutItself?: boolean }
+  // Issue 25: understood by the pipeline (server/chatbot/pipeline/).
+  | { kind: 'account'; topic: AccountTopic }
+  | { kind: 'circulation-howto' }
+  | { kind: 'my-loans' }
+  | { kind: 'clarify' }
+  | { kind: 'lookup'; title: string; author?: string }
+  | { kind: 'year-of'; title: string }
+  | { kind: 'isbn'; isbn: string }
+  | { kind: 'arxiv'; id: string }
+  | { kind: 'borrowable'; titles: string[] }
+  | { kind: 'recommend-topic'; topic: string; type?: ItemType; more?: boolean }
+  | { kind: 'request-this'; title: string }
   | { kind: 'unknown' };
+
+/** What an account question is about. */
+export type AccountTopic = 'password' | 'signin' | 'signup' | 'password-rules' | 'change-password';
 
 /** Attempts to make the assistant drop its rules or show its instructions. */
 const INJECTION = [

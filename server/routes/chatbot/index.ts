@@ -7,8 +7,9 @@ import {
 import { currentUser } from '../../auth/session.ts';
 import { queryMeaning } from '../../catalogue/meaning.ts';
 import { relatedItems } from '../../catalogue/related.ts';
-import { builtInReply, type AssistantContext } from '../../chatbot/assistant.ts';
-import { recognise } from '../../chatbot/intents.ts';
+import { builtInReply, checkedLinks, type AssistantContext } from '../../chatbot/assistant.ts';
+import { ANSWERS_IN_ENGLISH, ENGLISH_NOTE } from '../../chatbot/pipeline/language.ts';
+import { understand } from '../../chatbot/pipeline/index.ts';
 import { createModel } from '../../chatbot/model.ts';
 import { parseInput } from '../../http/errors.ts';
 import { Refusal } from '../../refusal.ts';
@@ -74,8 +75,13 @@ export async function chatbotRoutes(app: DeclaringInstance, context: RouteContex
       const history = input.history.slice(-CHATBOT_HISTORY_TURNS);
 
       const answer = async () => {
-        const intent = recognise(input.prompt);
-        const built = await builtInReply(assistant, user?.profile_completed ? user : null, intent);
+        // The thread is read for what follow-ups refer to ("who wrote it?"), never for records.
+        const { intent, language } = understand(input.prompt, history);
+        const reply = await builtInReply(assistant, user?.profile_completed ? user : null, intent);
+        // A question in another language: said in English and in it, then answered if understood.
+        const built = language
+          ? { ...reply, text: `${ENGLISH_NOTE} ${ANSWERS_IN_ENGLISH[language]}\n${reply.text}` }
+          : reply;
         // Refusals stay ours: a model is never asked to handle an attempt to override its rules.
         const guarded = intent.kind === 'injection' || intent.kind === 'others-data';
         const written =
@@ -87,7 +93,11 @@ export async function chatbotRoutes(app: DeclaringInstance, context: RouteContex
                 fallback: built.text,
               })
             : null;
-        return { response: written ?? built.text, links: built.links };
+        // Links only from the server's own results, each item checked against the catalogue.
+        return {
+          response: written ?? built.text,
+          links: await checkedLinks(context.database.db, built.links),
+        };
       };
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {

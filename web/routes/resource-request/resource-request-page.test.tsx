@@ -35,6 +35,21 @@ const field = (label: string) => screen.getByLabelText(label) as HTMLInputElemen
 const submitForm = () => fireEvent.click(screen.getByRole('button', { name: 'Submit request' }));
 
 describe('resource request form', () => {
+  it('fills the title and type in from a "Request this" link, and sends nothing by itself', () => {
+    const calls = mockApi({
+      'GET /users/requests': () => ({ body: { payload: [] } }),
+      'GET /users/requests/similar': () => ({ body: { payload: [] } }),
+    });
+    renderScreen(
+      <ResourceRequestPage />,
+      '/resourse-req?title=The%20Quantum%20Teapot&type=paper',
+      testUser(),
+    );
+    expect(field('Title').value).toBe('The Quantum Teapot');
+    expect(field('Resource type').value).toBe('article');
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+
   it('fills name, institution and type from the profile and explains what is missing', async () => {
     const calls = setUp(() => ({ body: { success: true, request: record() } }));
     expect(field('Name').value).toBe('Ada Lovelace');

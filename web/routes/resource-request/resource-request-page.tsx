@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import {
   RESOURCE_TYPE_LABELS,
@@ -24,6 +25,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { useDebouncedValue } from '../../hooks/use-debounced-value.ts';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from './request.module.css';
+import { requestPrefill } from './prefill.ts';
 import { SimilarRequests } from './similar-requests.tsx';
 
 type RequestForm = z.input<typeof resourceRequestSchema>;
@@ -61,6 +63,9 @@ export function ResourceRequestPage() {
   const submit = useSubmitRequest();
   const [submitted, setSubmitted] = useState(false);
   const [failure, setFailure] = useState('');
+  // "Request this" from the chatbot: `?title=&type=` fills the form in; sending is theirs.
+  const [params] = useSearchParams();
+  const prefill = requestPrefill(params.toString());
   const {
     register,
     handleSubmit,
@@ -73,9 +78,9 @@ export function ResourceRequestPage() {
     resolver: zodResolver(resourceRequestSchema),
     defaultValues: {
       student: [user?.firstName, user?.lastName].filter(Boolean).join(' '),
-      title: '',
+      title: prefill.title ?? '',
       description: '',
-      resourceType: DEFAULT_RESOURCE_TYPE,
+      resourceType: prefill.resourceType ?? DEFAULT_RESOURCE_TYPE,
       institutionName: user?.institutionName ?? '',
     },
   });
@@ -139,7 +144,7 @@ export function ResourceRequestPage() {
               error={errors.resourceType}
               options={TYPE_OPTIONS}
               // Selected from the first paint, before react-hook-form applies its defaults.
-              defaultValue={DEFAULT_RESOURCE_TYPE}
+              defaultValue={prefill.resourceType ?? DEFAULT_RESOURCE_TYPE}
             />
             <TextField
               label="Institution"
