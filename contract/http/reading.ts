@@ -153,8 +153,12 @@ export type Highlight = z.infer<typeof highlightSchema>;
 export const highlightCreateSchema = z
   .object({
     page: pageNumber,
-    start: z.number().int().nonnegative(),
-    end: z.number().int().positive(),
+    start: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(DATABASE_INTEGER_MAX, 'start is past the end of any page'),
+    end: z.number().int().positive().max(DATABASE_INTEGER_MAX, 'end is past the end of any page'),
     quote: z
       .string()
       .min(1, 'Select some text to highlight.')

@@ -181,7 +181,8 @@ const CUSTOM: Record<
     arbitrary: (base) =>
       base.map((value) => {
         const body = value as { start: number; end: number };
-        return body.end > body.start ? body : { ...body, start: body.end - 1 };
+        const end = Math.max(body.end, 1);
+        return { ...body, start: Math.max(0, Math.min(body.start, end - 1)), end };
       }),
   },
   markNoticesReadSchema: {
