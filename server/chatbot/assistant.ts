@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { RELATED_ITEMS_MAX, searchQuerySchema, type ItemType } from '#contract/http/catalogue.ts';
+import { searchQuerySchema, type ItemType } from '#contract/http/catalogue.ts';
 import type { ChatbotLink } from '#contract/http/chatbot.ts';
 import { REQUEST_STATUS_LABELS } from '#contract/http/requests.ts';
 import { ACTIVE_RESERVATIONS_MAX } from '#contract/http/reservations.ts';
@@ -14,7 +14,7 @@ import { PASSWORD_MIN_LENGTH } from '#contract/limits.ts';
 import { reserveBookPath, ROUTES } from '#contract/routes.ts';
 import type { UserRow } from '../users/store.ts';
 import type { QueryMeaning } from '../catalogue/meaning.ts';
-import { RELATED_SAME_AUTHOR_MAX, type Related, type RelatedRow } from '../catalogue/related.ts';
+import type { Related } from '../catalogue/related.ts';
 import { searchCatalogue, type SearchRow } from '../catalogue/search.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
@@ -26,6 +26,13 @@ import {
   reservationQuery,
 } from '../reservations/holds.ts';
 import type { AccountTopic, Intent } from './intents.ts';
+import {
+  LIKE_SAME_AUTHOR_MAX,
+  RECOMMENDATIONS_MAX,
+  recommend as recommendItems,
+  workKey,
+  type Recommendation,
+} from './recommend.ts';
 import type { Day } from './pipeline/extract.ts';
 
 /** A built-in answer: its text, the links we made for it, and the facts it rests on. */
@@ -263,7 +270,7 @@ export async function builtInReply(
     case 'topic':
       return topic(context, intent.topic, intent.type);
     case 'recommend':
-      return recommend(context, intent.title, intent.withoutItself === true);
+      return recommendLike(context, intent.title, intent.withoutItself === true, intent.shown);
     case 'unknown':
       return notSure(context.config, 'I’m not sure I can answer that.');
     case 'clarify':
@@ -295,7 +302,7 @@ export async function builtInReply(
     case 'borrowable':
       return borrowable(context, intent.titles);
     case 'recommend-topic':
-      return recommendOnTopic(context, intent.topic, intent.type, intent.more === true);
+      return recommendOnTopic(context, intent.topic, intent.type, intent.shown ?? []);
     case 'request-this': {
       const text = `I can’t request “${intent.title}” for you myself, but the request form is ready with it filled in: check it and send it.`;
       return { text, links: [requestThisLink(intent.title), LINKS.request], facts: [text] };
@@ -741,25 +748,46 @@ async function topic(
   };
 }
 
-/** Never more recommendations than this in one answer (issue 25). */
-const RECOMMENDATIONS_MAX = Math.min(5, RELATED_ITEMS_MAX);
-
-/** Editions of the title asked about whose related items are asked and merged. */
+/** Editions of the title asked about whose recommendations are asked and merged. */
 const EDITIONS_ASKED = 3;
 
 /** An author's name with letters and digits only: "H. G. Wells" and "H.G. Wells" are one. */
 const authorKey = (name: string) => normal(name).replace(/ /g, '');
 
 /**
- * "Something like X": finds X as a title is looked up (a known-item search), then lists the items
- * related to it ("More like this", server/catalogue/related.ts) with why each is listed. The
- * catalogue can hold X more than once (the demo's copy and an imported edition): the related
- * items of each are merged in turn, and none of X's editions is offered as like X.
+ * Why an item is like the one asked about, in the words of the item page's "More like this"
+ * (server/catalogue/related.ts): "Similar subject: gothic", "Same author: H. G. Wells".
  */
-async function recommend(
+export function likeReason(reason: string): string {
+  return reason.replace(/^Shares the subjects? /, 'Similar subject: ');
+}
+
+/**
+ * The ids of the items a reply listed ("any others?"), from the titles it quoted: every bot reply
+ * quotes the catalogue's own title (`describe`), which the thread step reads back.
+ */
+async function shownIds(context: AssistantContext, titles: readonly string[]): Promise<string[]> {
+  if (titles.length === 0) return [];
+  const rows = await context.db
+    .selectFrom('items')
+    .select('id')
+    .where('title', 'in', titles.slice(0, 20))
+    .where('withdrawn_at', 'is', null)
+    .limit(100)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * "Something like X": finds X as a title is looked up (a known-item search), then asks
+ * server/chatbot/recommend.ts for items like it (same author and series, shared subjects, near by
+ * meaning, popularity), each with why; never X nor another edition of it, nor what was `shown`.
+ */
+async function recommendLike(
   context: AssistantContext,
   title: string,
   withoutItself = false,
+  shown: readonly string[] = [],
 ): Promise<Reply> {
   if (!title) return notSure(context.config, 'Which title do you mean?');
   const found = await findTitle(context, title);
@@ -776,62 +804,98 @@ async function recommend(
   const isEdition = (row: Pick<SearchRow, 'title' | 'authors'>) =>
     titleScore(title, row.title) === 1 &&
     (firstAuthors.size === 0 || row.authors.some((name) => firstAuthors.has(authorKey(name))));
-  const editions = [first, ...found.slice(1).filter(isEdition)].slice(0, EDITIONS_ASKED);
-  const lists = await Promise.all(editions.map((edition) => context.related(edition)));
-
+  const editions = [first, ...found.slice(1).filter(isEdition)];
+  const exclude = [...editions.map((edition) => edition.id), ...(await shownIds(context, shown))];
+  // The catalogue can hold X more than once (the demo's copy with its subjects, an imported
+  // edition without): each edition's list is asked, and they are merged in turn.
+  const meaning = context.meaning();
+  const lists = await Promise.all(
+    editions
+      .slice(0, EDITIONS_ASKED)
+      .map((edition) => recommendItems(context.db, { like: edition.id }, { exclude, meaning })),
+  );
   // An imported edition lists its editors and translators as authors: "Same author" counts only
   // for the writer, named first, or Frankenstein would bring every book Percy Shelley is in.
   const writers = new Set(editions.map((edition) => authorKey(edition.authors[0] ?? '')));
   writers.delete('');
-  /** One work once, whichever of its editions the lists hold: its main title and its writer. */
+  /** One work once: its main title (before a colon, semicolon or bracket) and its writer. */
   const work = (row: Pick<SearchRow, 'title' | 'authors'>) =>
     `${significant(row.title.split(/[:;([]/)[0] ?? '').join(' ')}|${authorKey(row.authors[0] ?? '')}`;
-  const seen = new Set([...editions.map((edition) => edition.id), ...editions.map(work)]);
-  const chosen: RelatedRow[] = [];
+  const picks: Recommendation[] = [];
+  // X's editions are never a pick ("Frankenstein" is not like "Frankenstein; or, …").
+  const seen = new Set<string>(editions.map(work));
   let byAuthor = 0;
-  for (let index = 0; chosen.length < RECOMMENDATIONS_MAX; index += 1) {
-    const round = lists.map((list) => list.rows[index]).filter((row) => row !== undefined);
+  for (let index = 0; picks.length < RECOMMENDATIONS_MAX; index += 1) {
+    const round = lists.map((list) => list[index]).filter((row) => row !== undefined);
     if (round.length === 0) break;
     for (const row of round) {
-      if (chosen.length >= RECOMMENDATIONS_MAX || seen.has(row.id) || seen.has(work(row))) continue;
-      if (isEdition(row)) continue;
-      if (row.reason === 'Same author') {
+      if (picks.length >= RECOMMENDATIONS_MAX || seen.has(row.id) || seen.has(work(row))) continue;
+      if (seen.has(workKey(row)) || isEdition(row)) continue;
+      if (/^Same author/.test(row.reason)) {
         const byWriter = row.authors.some((name) => writers.has(authorKey(name)));
-        if (!byWriter || byAuthor >= RELATED_SAME_AUTHOR_MAX) continue;
+        if (!byWriter || byAuthor >= LIKE_SAME_AUTHOR_MAX) continue;
         byAuthor += 1;
       }
-      seen.add(row.id).add(work(row));
-      chosen.push(row);
+      seen.add(row.id).add(work(row)).add(workKey(row));
+      picks.push(row);
     }
   }
 
   const name = describe(first);
-  if (chosen.length === 0) {
-    const text = `${name} is in the catalogue, but nothing else in it is listed as like it yet. Try asking for books or papers on its subject.`;
+  if (picks.length === 0) {
+    const text =
+      shown.length > 0
+        ? `That is all the catalogue has like ${name} for now. Try asking for books or papers on its subject.`
+        : `${name} is in the catalogue, but nothing else in it is listed as like it yet. Try asking for books or papers on its subject.`;
     return {
       text,
       links: [itemLink(first), LINKS.search],
       facts: [`Catalogue: ${name}`, text],
     };
   }
-  const subjects = new Set(
-    editions.flatMap((edition) => edition.subjects).map((subject) => subject.toLowerCase()),
-  );
-  /** Why it is listed, with the subjects it shares when that is the reason. */
-  const why = (row: RelatedRow) => {
-    if (row.reason !== 'Similar subject') return row.reason;
-    const shared = row.subjects.filter((subject) => subjects.has(subject.toLowerCase()));
-    return shared.length > 0 ? `${row.reason}: ${shared.slice(0, 3).join(', ')}` : row.reason;
-  };
-  const lines = chosen.map((row) => `• ${describe(row)} (${why(row)})`);
+  const lines = picks.map((row) => `• ${describe(row)} (${likeReason(row.reason)})`);
+  const own = withoutItself || shown.length > 0 ? [] : [itemLink(first)];
   return {
     text: `If you liked ${name}, you might like:\n${lines.join('\n')}`,
-    links: withoutItself ? chosen.map(itemLink) : [itemLink(first), ...chosen.map(itemLink)],
+    links: [...own, ...picks.map(itemLink)],
     facts: [
       `Catalogue: ${name}`,
-      ...chosen.map((row) => `Like it (${why(row)}): ${describe(row)}`),
+      ...picks.map((row) => `Like it (${likeReason(row.reason)}): ${describe(row)}`),
     ],
   };
+}
+
+/** Words of a request that say when or why, not what: "to read over the break", "i'm bored". */
+const OCCASION = new Set(
+  (
+    'the to over during break holiday holidays summer trip for me i im m want need please bored ' +
+    'next after what whats should can could you u read reading something anything some any'
+  ).split(' '),
+);
+
+/** Everyday names of the catalogue's subjects ("sci fi" is filed as science fiction). */
+const EVERYDAY_SUBJECTS: [RegExp, string][] = [
+  [/\b(sci ?fi|scifi)\b/g, 'science fiction'],
+  [/\b(whodunn?its?|(detective|crime) (stories|novels|fiction)|detectives?|crime)\b/g, 'mystery'],
+  [/\b(love stor(y|ies)|romantic)\b/g, 'romance'],
+];
+
+/** A tone, not a subject: "something spooky" is horror; "a spooky gothic book" is gothic. */
+const TONE = new Set(['spooky', 'scary', 'creepy', 'chilling']);
+
+/**
+ * A recommendation's topic as the catalogue files it: the occasion left out, everyday names read
+ * as its subjects ("a classic sci fi book to read over the break" → "classic science fiction
+ * book"). The signal words ("classic", "for beginners", "novel") stay for recommend.ts to read.
+ */
+export function recommendationTopic(text: string): string {
+  let topic = normal(text);
+  for (const [pattern, name] of EVERYDAY_SUBJECTS) topic = topic.replace(pattern, name);
+  const words = topic.split(' ').filter((word) => word !== '' && !OCCASION.has(word));
+  const toneless = words.filter((word) => !TONE.has(word));
+  const rest = toneless.filter((word) => !NOT_THE_TOPIC.has(word));
+  if (rest.length > 0 || toneless.length === words.length) return toneless.join(' ');
+  return [...toneless, 'horror'].join(' ');
 }
 
 /** Words of a topic that say how, not what: "a good classic novel for beginners". */
@@ -844,77 +908,31 @@ const NOT_THE_TOPIC = new Set(
   ).split(' '),
 );
 
-/** Everyday names of the catalogue's subjects ("sci fi" is filed as science fiction). */
-const SUBJECT_NAMES: [RegExp, string[]][] = [
-  [/\b(sci[- ]?fi|scifi|science fiction)\b/, ['science fiction']],
-  [/\b(mystery|mysteries|whodunn?its?|detective|crime)\b/, ['mystery', 'detectives', 'suspense']],
-  [/\b(spooky|scary|creepy|horror)\b/, ['horror', 'gothic', 'ghost stories']],
-  [/\b(love stor(y|ies)|romantic|romance)\b/, ['romance']],
-  [/\bghost/, ['ghost stories']],
-];
-
 /**
- * The seam for recommendations on a topic (issue 25): "a classic romance", "a spooky gothic book",
- * "what should I read". Until server/chatbot/recommend.ts (`recommend(db, {topic, type, …})`,
- * popularity and reasons) is wired here, items sharing the topic's subjects, the most rated and
- * most borrowed first, or the catalogue's search on the topic when no subject has it; never more
- * than five, each with why.
+ * Recommendations on a topic (issue 25): "a classic romance", "a spooky gothic book", "what
+ * should I read", from server/chatbot/recommend.ts (subjects, authors, popularity, the beginner
+ * and classic signals), never more than five, each with why, none of those `shown` before.
  */
 async function recommendationsOnTopic(
   context: AssistantContext,
   topicText: string,
   type: ItemType | undefined,
-  skip: number,
-): Promise<
-  { row: Pick<SearchRow, 'id' | 'title' | 'authors' | 'year' | 'kind'>; reason: string }[]
-> {
-  const lower = topicText.toLowerCase();
-  const subjects = new Set<string>();
-  for (const [pattern, names] of SUBJECT_NAMES)
-    if (pattern.test(lower)) names.forEach((name) => subjects.add(name));
-  const words = normal(lower)
-    .split(' ')
-    .filter((word) => word.length > 2 && !NOT_THE_TOPIC.has(word));
-  for (const word of words) subjects.add(word);
-  if (words.length > 1) subjects.add(words.join(' '));
-  let query = context.db
-    .selectFrom('items')
-    .select(['id', 'title', 'authors', 'year', 'kind', 'subjects'])
-    .where('withdrawn_at', 'is', null)
-    .where('kind', '=', type ?? 'book');
-  if (subjects.size > 0) {
-    const wanted = [...subjects];
-    query = query.where((eb) =>
-      eb.or(wanted.map((subject) => eb(eb.val(subject), '=', eb.fn.any('subjects')))),
-    );
-  }
-  const rows = await query
-    .orderBy((eb) => eb.fn('coalesce', ['ratings_count', eb.val(0)]), 'desc')
-    .orderBy('circulation', 'desc')
-    .orderBy('copies', 'desc')
-    .orderBy('title')
-    .offset(skip)
-    .limit(subjects.size > 0 ? 5 : 5)
-    .execute();
-  return rows.map((row) => {
-    const shared = row.subjects.filter((subject) => subjects.has(subject.toLowerCase()));
-    return {
-      row,
-      reason:
-        shared.length > 0
-          ? `shares the subjects ${shared.slice(0, 3).join(', ')}`
-          : 'popular with readers',
-    };
-  });
+  shown: readonly string[],
+): Promise<Recommendation[]> {
+  const options = { exclude: await shownIds(context, shown), meaning: context.meaning() };
+  const asked = recommendationTopic(topicText);
+  const picks = await recommendItems(context.db, { topic: asked, type }, options);
+  if (picks.length > 0 || asked === topicText) return picks;
+  return recommendItems(context.db, { topic: topicText, type }, options);
 }
 
 async function recommendOnTopic(
   context: AssistantContext,
   topicText: string,
   type: ItemType | undefined,
-  more: boolean,
+  shown: readonly string[],
 ): Promise<Reply> {
-  const picks = await recommendationsOnTopic(context, topicText, type, more ? 5 : 0);
+  const picks = await recommendationsOnTopic(context, topicText, type, shown);
   if (picks.length === 0) {
     const words = normal(topicText)
       .split(' ')
@@ -923,12 +941,12 @@ async function recommendOnTopic(
       );
     return topic(context, words.join(' ') || topicText, type);
   }
-  const lines = picks.map(({ row, reason }) => `• ${describe(row)} (${reason})`);
-  const text = `You might like:\n${lines.join('\n')}`;
+  const lines = picks.map((row) => `• ${describe(row)} (${row.reason})`);
+  const text = `${shown.length > 0 ? 'More you might like' : 'You might like'}:\n${lines.join('\n')}`;
   return {
     text,
-    links: picks.map(({ row }) => itemLink(row)),
-    facts: picks.map(({ row, reason }) => `Recommended (${reason}): ${describe(row)}`),
+    links: picks.map(itemLink),
+    facts: picks.map((row) => `Recommended (${row.reason}): ${describe(row)}`),
   };
 }
 

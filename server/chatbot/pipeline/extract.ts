@@ -2,7 +2,7 @@
  * Step 5 of the chatbot's pipeline: the things a question names besides its intent. A day
  * (Monday…Sunday, today, tomorrow, the weekend, holidays), an ISBN, an arXiv id, a type of item,
  * an ordinal ("the second one"). Titles, authors and topics are read by the framing step and the
- * catalogue-question patterns (server/chatbot/intents.ts).
+ * catalogue readers of catalogue-question.ts.
  */
 import type { ItemType } from '#contract/http/catalogue.ts';
 import { normaliseIsbn } from '../../catalogue/isbn.ts';

@@ -7,17 +7,19 @@
  * catalogue's own "did you mean" corrects titles and authors when the search runs.
  *
  * Safety comes first and is not scored: attempts to override the rules and questions about other
- * people's records are refused by the rules in server/chatbot/intents.ts, whatever the thread.
+ * people's records are refused by the rules of safety.ts, whatever the thread.
  */
 import type { ItemType } from '#contract/http/catalogue.ts';
 import type { ChatbotTurn } from '#contract/http/chatbot.ts';
 import type { MatchedIntent } from '../intent-examples.ts';
-import { cleanPhrase, recognise, type Intent } from '../intents.ts';
+import type { Intent } from '../intents.ts';
+import { cleanPhrase, readQuestion } from './catalogue-question.ts';
 import { classify, type Classified } from './classify.ts';
 import { arxivIdOf, dayOf, isbnOf, ordinalOf, typeIn } from './extract.ts';
 import { stripFraming, typeOfNoun } from './framing.ts';
 import { detectLanguage, glossed, type Language } from './language.ts';
 import { normalise, wordsOf } from './normalise.ts';
+import { refusal } from './safety.ts';
 import { readThread, type Thread, type ThreadItem } from './thread.ts';
 
 /** What the pipeline understood of a question. */
@@ -26,10 +28,6 @@ export interface Understanding {
   /** The question's language when it is not English (the reply says it answers in English). */
   language?: Language;
 }
-
-/** Other people's records asked for in words the rules of intents.ts do not catch. */
-const OTHERS =
-  /\b(everyone|everybody|other (students?|people|users?))(?:'s| else'?s?| elses?)\b(?!.{0,20}\b(?:forum|rooms?)\b)|\bwhat did (the )?other (students|people|users) (ask|request|reserve|borrow)|\b(her|his|their|a friend'?s?|my friend'?s?) (requests?|reservations?|loans?|records?)\b|\b(check|see|show)\b.{0,30}\b(her|his) (requests?|reservations?|loans?)\b/;
 
 /** "I want to reserve Jane Eyre", "can i borrow Dracula": a title after a verb of borrowing. */
 const WANTS_ITEM =
@@ -203,9 +201,12 @@ export function resolveFollowUp(
   }
   // The same again: "any others?", "more pls".
   if (MORE_AGAIN.test(bare)) {
-    if (last && ['topic', 'recommend', 'recommend-topic', 'works-by'].includes(last.kind)) {
-      return last.kind === 'recommend-topic' ? { ...last, more: true } : last;
+    if (last?.kind === 'recommend' || last?.kind === 'recommend-topic') {
+      // The same question, without what the last reply already listed.
+      const shown = thread.items.filter((thing) => !thing.missing).map((thing) => thing.title);
+      return { ...last, shown };
     }
+    if (last && ['topic', 'works-by'].includes(last.kind)) return last;
     return last ? undefined : { kind: 'clarify' };
   }
   // Ellipsis: the last question again, changed by what this one adds.
@@ -259,12 +260,9 @@ export function understand(prompt: string, history: readonly ChatbotTurn[] = [])
   if (wordsOf(text).length === 0) return result({ kind: 'unknown' });
 
   // Safety first: rules, never scored, never overridden by the thread.
-  const rule = recognise(text);
-  if (rule.kind === 'injection' || rule.kind === 'others-data') return result(rule);
-  if (/\b(developer|dev|god|admin) mode\b|\bhidden (rules|instructions|prompt)\b/.test(text)) {
-    return result({ kind: 'injection' });
-  }
-  if (OTHERS.test(text)) return result({ kind: 'others-data' });
+  const refused = refusal(text);
+  if (refused) return result({ kind: refused });
+  const rule = readQuestion(text);
 
   // Identifiers say what they are.
   const arxiv = arxivIdOf(text);

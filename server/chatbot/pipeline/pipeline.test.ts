@@ -189,6 +189,30 @@ describe('understand', () => {
     });
   });
 
+  it('asks for more recommendations without the ones the last reply listed', () => {
+    const liked = [
+      user('something like frankenstein'),
+      bot(
+        'If you liked “Frankenstein” by Mary Shelley (1818), you might like:\n' +
+          '• “Dracula” by Bram Stoker (1897) (Similar subject: gothic)\n' +
+          '• “Carmilla” by J. Sheridan Le Fanu (1872) (its title names “vampire”)',
+      ),
+    ];
+    expect(understand('any others?', liked).intent).toEqual({
+      kind: 'recommend',
+      title: 'frankenstein',
+      shown: ['Frankenstein', 'Dracula', 'Carmilla'],
+    });
+    const romance = [
+      user('Can you recommend a classic romance novel?'),
+      bot('You might like:\n• “Emma” by Jane Austen (1815) (Shares the subject romance)'),
+    ];
+    expect(understand('more pls', romance).intent).toMatchObject({
+      kind: 'recommend-topic',
+      shown: ['Emma'],
+    });
+  });
+
   it('asks back when a follow-up has nothing to refer to', () => {
     expect(understand('who wrote it').intent).toEqual({ kind: 'clarify' });
     expect(understand('is it available?').intent).toEqual({ kind: 'clarify' });

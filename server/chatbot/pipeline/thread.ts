@@ -26,8 +26,11 @@ export interface Thread {
   questions: string[];
 }
 
-/** Quoted spans that name a subject or a search, not an item: "about “x”", "for “x”". */
-const NOT_AN_ITEM = /(?:about|for|on|results for|named|called)\s*$/;
+/**
+ * Quoted spans that name a subject or a search, not an item: "about “x”", "for “x”", and the
+ * reasons of a recommendation ("its title names “x”", "similar in meaning to “x”").
+ */
+const NOT_AN_ITEM = /(?:about|for|on|results for|named|called|names|meaning to)\s*$/;
 
 /** The items one bot reply names. */
 export function itemsIn(reply: string): ThreadItem[] {

@@ -122,7 +122,7 @@ describe.each(testDatabaseKinds())('the Digi Chatbot’s retrieval on %s', (kind
     expect(lead).toBe('If you liked “The Pale Tower” by Iris Vane, you might like:');
     expect(lines[0]).toBe('• “Candles in the Crypt” by Otto Marsh (Similar description)');
     // Then the demo's gothic novels, which share its subject.
-    expect(lines).toContain('• “Dracula” by Bram Stoker (1897) (Similar subject: gothic)');
+    expect(lines.slice(1).some((line) => /\(Similar subject: [^)]*gothic/.test(line))).toBe(true);
     expect(answer.response).not.toContain('Knitting');
     // Neither an edition of the title, nor a book its edition's editor worked on.
     expect(lines.filter((line) => line.includes('The Pale Tower'))).toEqual([]);
@@ -136,7 +136,9 @@ describe.each(testDatabaseKinds())('the Digi Chatbot’s retrieval on %s', (kind
   it('recommends by author and subject without embeddings, merging the title’s editions', async () => {
     const wells = await ask(fresh(), 'more like The Time Machine');
     expect(wells.response).toMatch(/^If you liked “The Time Machine” by H\. G\. Wells/);
-    expect(wells.response).toContain('“The War of the Worlds” by H. G. Wells (1898) (Same author)');
+    expect(wells.response).toContain(
+      '“The War of the Worlds” by H. G. Wells (1898) (Same author: H. G. Wells)',
+    );
     expect(wells.response).not.toMatch(/\n• “The Time Machine”/);
 
     const frankenstein = await ask(fresh(), 'books similar to frankenstein');

@@ -67,6 +67,42 @@ describe.each(testDatabaseKinds())('the Digi Chatbot’s thread on %s', (kind) =
     expect(hrefs(more).every((href) => ITEM.test(href))).toBe(true);
   });
 
+  it('recommends with why, at most five, and "any others?" never repeats them', async () => {
+    const liked = await converse(fresh(), ['something like the time machine']);
+    const firstPicks = liked.links.slice(1).map((link) => link.label);
+    expect(firstPicks.length).toBeGreaterThan(0);
+    expect(firstPicks.length).toBeLessThanOrEqual(5);
+    expect(liked.response).toContain('(Same author: H. G. Wells)');
+    const others = await converse(fresh(), ['something like the time machine', 'any others?']);
+    const morePicks = others.links.map((link) => link.label);
+    expect(morePicks.length).toBeLessThanOrEqual(5);
+    expect(morePicks.filter((title) => firstPicks.includes(title))).toEqual([]);
+    expect(morePicks).not.toContain('The Time Machine');
+    expect(hrefs(others).every((href) => ITEM.test(href))).toBe(true);
+
+    // Three turns, as in the widget's end-to-end test: never another edition of the title.
+    const similar = await converse(fresh(), [
+      'do you have frankenstein?',
+      'who wrote it?',
+      'anything similar?',
+    ]);
+    expect(similar.response).toMatch(/^If you liked “Frankenstein/);
+    expect(similar.response).not.toMatch(/\n• “Frankenstein/);
+
+    const romance = await converse(fresh(), ['Can you recommend a classic romance novel?']);
+    const lines = romance.response.split('\n').slice(1);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.length).toBeLessThanOrEqual(5);
+    // Each with why: the subject it shares, or how popular it is.
+    for (const line of lines) expect(line).toMatch(/\((Shares the subject|Popular|.*classic).*\)$/);
+    const again = await converse(fresh(), [
+      'Can you recommend a classic romance novel?',
+      'more pls',
+    ]);
+    const shown = romance.links.map((link) => link.label);
+    expect(again.links.filter((link) => shown.includes(link.label))).toEqual([]);
+  });
+
   it('offers "Reserve" for a free copy and "Request this" for what it lacks, never acting', async () => {
     const reserve = await converse(fresh(), ['who wrote the time machine', 'is it available?']);
     expect(reserve.response).toContain('The Time Machine');

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHATBOT_PROMPT_MAX } from '#contract/http/chatbot.ts';
-import { hostileString } from '../test/json-schema-arbitrary.ts';
-import { cleanPhrase, recognise, type Intent } from './intents.ts';
+import { hostileString } from '../../test/json-schema-arbitrary.ts';
+import type { Intent } from '../intents.ts';
+import { cleanPhrase, readQuestion } from './catalogue-question.ts';
 
 /*
- * The Digi Chatbot's reading of a question (`recognise`), which runs on every prompt a person
+ * The Digi Chatbot's reading of a question's title, author or topic (`readQuestion`), which runs on every prompt a person
  * sends (up to CHATBOT_PROMPT_MAX characters): it never throws, answers quickly whatever the
  * text (no pattern backtracks its way into seconds), and the title, author or topic it takes
  * from the prompt (which the reply repeats) holds no markup the person typed.
@@ -35,7 +36,7 @@ const KINDS: Intent['kind'][] = [
   'unknown',
 ];
 
-/** What `recognise` treats as markup and drops (its MARKUP pattern). */
+/** What `readQuestion` treats as markup and drops (its MARKUP pattern). */
 const MARKUP = /<\/?[a-z!][^<>]*(>|$)/i;
 
 /** Pieces of questions, markup and the patterns' own words, to build prompts from. */
@@ -117,12 +118,12 @@ const carried = (intent: Intent): string[] =>
         ? [intent.topic]
         : [];
 
-describe('recognise (fast-check)', () => {
+describe('readQuestion (fast-check)', () => {
   it('reads any prompt quickly, without throwing, and repeats no markup from it', () => {
     fc.assert(
       fc.property(prompt, (text) => {
         const started = performance.now();
-        const intent = recognise(text);
+        const intent = readQuestion(text);
         const took = performance.now() - started;
         expect(KINDS).toContain(intent.kind);
         // Generous for a busy machine: a backtracking pattern takes seconds, not milliseconds.
@@ -146,9 +147,9 @@ describe('recognise (fast-check)', () => {
       'who wrote <im<b>g src=x onerror=alert(1)>',
       'is <<a>b>Dune</b> available',
     ]) {
-      for (const phrase of carried(recognise(text))) expect(phrase, text).not.toMatch(MARKUP);
+      for (const phrase of carried(readQuestion(text))) expect(phrase, text).not.toMatch(MARKUP);
     }
-    expect(recognise('who wrote <scr<b>ipt>Dune</scr<b>ipt>?')).toEqual({
+    expect(readQuestion('who wrote <scr<b>ipt>Dune</scr<b>ipt>?')).toEqual({
       kind: 'author-of',
       title: 'Dune',
     });
