@@ -38,6 +38,7 @@ const DOMAIN_FOLDERS = [
   'commands',
   'db',
   'embeddings',
+  'insights',
   'mail',
   'notices',
   'reading',

@@ -28,6 +28,10 @@ export const ROUTES = {
   deskCatalogueItem: '/desk/catalogue/:id',
   /** Librarians: find people, change their role, disable or re-enable their account. */
   deskPeople: '/desk/people',
+  /** Librarians: reported chat messages, the actions on them and their history (issue 26). */
+  deskModeration: '/desk/moderation',
+  /** Librarians: library insights (issue 27), counts only, never one person's activity. */
+  deskInsights: '/desk/insights',
   forgotPassword: '/forgot-password',
   /** Anyone signed in: their own profile fields and password ("My account"). */
   account: '/account',

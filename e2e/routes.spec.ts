@@ -25,6 +25,8 @@ const GUEST_HEADINGS: Record<keyof typeof ROUTES, RegExp> = {
   deskCatalogueNew: /^Sign in$/,
   deskCatalogueItem: /^Sign in$/,
   deskPeople: /^Sign in$/,
+  deskModeration: /^Sign in$/,
+  deskInsights: /^Sign in$/,
   account: /^Sign in$/,
   notices: /^Sign in$/,
   // Without `?token=` there is nothing to unsubscribe from.

@@ -28,10 +28,14 @@ import { copyRoutes } from './routes/copies/index.ts';
 import { exportRoutes } from './routes/export/index.ts';
 import { holdRoutes } from './routes/holds/index.ts';
 import { noticeRoutes } from './routes/notices/index.ts';
+import { moderationRoutes } from './routes/moderation/index.ts';
 import { readingRoutes } from './routes/reading/index.ts';
 import { shelfRoutes } from './routes/shelf/index.ts';
 import { noticesJob } from './notices/job.ts';
 import { popularityJob } from './catalogue/popularity.ts';
+import { insightsJob } from './insights/job.ts';
+import { createInsightRecorder, type InsightRecorder } from './insights/recorder.ts';
+import { insightRoutes } from './routes/insights/index.ts';
 import { announceUnread } from './realtime/notices.ts';
 import { loanRoutes } from './routes/loans/index.ts';
 import { shiftableClock, testClockRoutes } from './routes/test-clock/index.ts';
@@ -59,6 +63,8 @@ declare module 'fastify' {
     apiRoutes: readonly string[];
     /** The job queue: the process entry queues the start-up work on it (server/index.ts). */
     jobs: JobQueue;
+    /** Library insights' recorder: tests and the bench write its batch with `flush()`. */
+    insights: InsightRecorder;
   }
 }
 
@@ -84,6 +90,8 @@ export interface AppOptions {
    * (tests give a small deterministic one, server/test/embedder.ts).
    */
   embedder?: Embedder;
+  /** False gathers no insight counts (the bench compares searches with and without). */
+  insightsRecording?: boolean;
 }
 
 /**
@@ -97,6 +105,7 @@ export async function buildApp({
   now: givenNow,
   socketBudgets,
   embedder: givenEmbedder,
+  insightsRecording = true,
 }: AppOptions): Promise<FastifyInstance> {
   // With TEST_CLOCK=on (end-to-end tests only) a librarian can move the clock forward.
   const clock = config.testClock && !givenNow ? shiftableClock() : undefined;
@@ -219,9 +228,27 @@ export async function buildApp({
   const imports = catalogueImportJob(database.db, {
     onImported: () => wakeItemEmbedding({ jobs, database }, app.log),
   });
+  // Library insights (issue 27): counts gathered per process, written every few seconds; old raw
+  // events reduced to daily counts by a job.
+  const insights = createInsightRecorder({
+    db: database.db,
+    secret,
+    now,
+    timeZone: config.library.timeZone,
+    enabled: insightsRecording,
+    log: app.log,
+  });
+  app.decorate('insights', insights);
+  app.addHook('onClose', async () => insights.close());
+  const reduceInsights = insightsJob({
+    db: database.db,
+    now,
+    retentionDays: config.library.insightsRetentionDays,
+    timeZone: config.library.timeZone,
+  });
   const jobs = startJobQueue(
     database,
-    [imports, notices, popularityJob(database.db), embedding],
+    [imports, notices, popularityJob(database.db), embedding, reduceInsights],
     app.log,
   );
   app.decorate('jobs', jobs);
@@ -235,6 +262,7 @@ export async function buildApp({
     now,
     moderationWords,
     embedder,
+    insights,
   };
   guardDeclaredRoutes(app, (request, reply, access) => {
     if (access === 'identity') return requireIdentity(request, reply, context);
@@ -277,7 +305,9 @@ export async function buildApp({
       await api.register(shelfRoutes, context);
       await api.register(loanRoutes, context);
       await api.register(chatRoutes, context);
+      await api.register(moderationRoutes, context);
       await api.register(chatbotRoutes, context);
+      await api.register(insightRoutes, context);
       if (clock) await api.register(testClockRoutes, { ...context, clock });
     },
     { prefix: '/api' },

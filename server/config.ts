@@ -100,6 +100,12 @@ const envSchema = z.object({
     .min(1, 'must be at least 1')
     .max(365, 'must be at most 365')
     .default(21),
+  INSIGHTS_RETENTION_DAYS: z.coerce
+    .number({ message: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1')
+    .max(365, 'must be at most 365')
+    .default(30),
   TEST_CLOCK: z.enum(['on', 'off'], { message: 'must be on or off' }).default('off'),
   LIBRARY_FACEBOOK_URL: socialUrl.default('https://www.facebook.com/'),
   LIBRARY_X_URL: socialUrl.default('https://x.com/'),
@@ -162,6 +168,8 @@ export interface Config {
     timeZone: string;
     /** How long a loan lasts, in days: the holds queue's estimate of the wait reads it. */
     loanDays: number;
+    /** Days the insights' raw events (hashed person keys) are kept before the job reduces them. */
+    insightsRetentionDays: number;
     social: { facebook: string; x: string; instagram: string; linkedin: string };
   };
 }
@@ -275,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hoursNote: e.LIBRARY_HOURS_NOTE,
       timeZone: e.LIBRARY_TIME_ZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
       loanDays: e.LOAN_DAYS,
+      insightsRetentionDays: e.INSIGHTS_RETENTION_DAYS,
       social: {
         facebook: e.LIBRARY_FACEBOOK_URL,
         x: e.LIBRARY_X_URL,

@@ -5,6 +5,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import { queueItemEmbedding } from './embeddings/embed-items.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
+import { queueInsightsReduction } from './insights/job.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { queueMinuteNotices } from './notices/job.ts';
 import { expireHolds } from './reservations/holds.ts';
@@ -57,6 +58,10 @@ export function startSweeper(
       );
       await queueHourlyPopularity(context.jobs).catch((error: unknown) =>
         app.log.warn({ err: error }, 'the popularity recount was not queued; it is again soon'),
+      );
+      // Library insights: raw events past INSIGHTS_RETENTION_DAYS reduced to daily counts.
+      await queueInsightsReduction(context.jobs).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'the insights reduction was not queued; it is again soon'),
       );
       // A safety net: edits and imports (`npm run import` too) queue the embedding themselves,
       // but a command-line import may fail to, and a crash cuts a run short.

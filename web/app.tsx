@@ -180,6 +180,22 @@ export function appRoutes(): RouteObject[] {
               },
             },
             {
+              path: ROUTES.deskModeration,
+              lazy: async () => {
+                const { DeskModerationPage } =
+                  await import('./routes/desk-moderation/desk-moderation-page.tsx');
+                return { element: guarded(['librarian'], <DeskModerationPage />) };
+              },
+            },
+            {
+              path: ROUTES.deskInsights,
+              lazy: async () => {
+                const { DeskInsightsPage } =
+                  await import('./routes/desk-insights/desk-insights-page.tsx');
+                return { element: guarded(['librarian'], <DeskInsightsPage />) };
+              },
+            },
+            {
               path: ROUTES.account,
               lazy: async () => {
                 const { AccountPage } = await import('./routes/account/account-page.tsx');

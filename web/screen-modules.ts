@@ -28,6 +28,8 @@ export const SCREEN_MODULES: Partial<Record<RouteName, string>> = {
   deskCatalogueNew: 'routes/desk-catalogue/catalogue-item-page.tsx',
   deskCatalogueItem: 'routes/desk-catalogue/catalogue-item-page.tsx',
   deskPeople: 'routes/desk-people/desk-people-page.tsx',
+  deskModeration: 'routes/desk-moderation/desk-moderation-page.tsx',
+  deskInsights: 'routes/desk-insights/desk-insights-page.tsx',
   account: 'routes/account/account-page.tsx',
   notices: 'routes/notices/notices-page.tsx',
   unsubscribe: 'routes/unsubscribe/unsubscribe-page.tsx',

@@ -11,6 +11,7 @@ export const NOTICE_KINDS = [
   'due_soon',
   'overdue',
   'request_status',
+  'moderation',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
@@ -21,6 +22,7 @@ export const NOTICE_KIND_LABELS: Record<NoticeKind, string> = {
   due_soon: 'A loan is due in 2 days',
   overdue: 'A loan is overdue',
   request_status: 'A resource request you made changed status',
+  moderation: 'A moderator muted you or removed you from a chat room',
 };
 
 /** Most notices one page of `GET /api/notices` lists. */

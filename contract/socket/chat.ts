@@ -35,6 +35,38 @@ export const REPORT_TEXT = {
   tooSoon: 'You reported this room a moment ago. You can report it again later.',
 } as const;
 
+/** Why a member reports a message (decision 040), and how each is named. */
+export const REPORT_REASONS = ['spam', 'harassment', 'hate', 'off-topic', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
+  spam: 'Spam',
+  harassment: 'Harassment',
+  hate: 'Hate',
+  'off-topic': 'Off-topic',
+  other: 'Something else',
+};
+/** The longest note a report may carry. */
+export const REPORT_NOTE_MAX = 500;
+
+/** Slow mode's bounds, in seconds (0 turns it off). */
+export const SLOW_MODE_MIN = 5;
+export const SLOW_MODE_MAX = 300;
+/** A room's own word list and rules text, at most. */
+export const ROOM_WORDS_MAX = 100;
+export const ROOM_WORD_MAX_LENGTH = 60;
+export const ROOM_RULES_MAX = 1000;
+
+/** What members read in place of a hidden message, and what the people affected are told. */
+export const MODERATION_TEXT = {
+  hidden: 'message removed by a moderator',
+  reported: 'Thank you. A librarian will look at this message.',
+  alreadyReported: 'You already reported this message.',
+  notMember:
+    'This room is for its members only: only people who joined before it became members only can post.',
+  roomWord: 'Your message holds a word this room does not allow. Please rephrase it.',
+  rulesSaved: 'Room rules saved.',
+} as const;
+
 /** A token bucket: `burst` events at once, then one more every `refillMs` (up to `burst`). */
 export interface TokenBudget {
   burst: number;
@@ -85,6 +117,8 @@ export const SOCKET_EVENT_GROUPS = {
   close_room: 'rooms',
   report_abuse: 'moderation',
   lift_restriction: 'moderation',
+  report_message: 'moderation',
+  set_room_rules: 'moderation',
   send_message: null,
 } as const satisfies Record<keyof ClientToServerEvents, SocketBudgetGroup | null>;
 
@@ -137,6 +171,10 @@ export const CLIENT_EVENTS = {
    * that text, and otherwise records a report for the moderators (decision 014, issue 19).
    */
   reportAbuse: 'report_abuse',
+  /** Ours (decision 040): a member reports one message to the librarians. */
+  reportMessage: 'report_message',
+  /** Ours (decision 040): the creator or a librarian sets the room's rules. */
+  setRoomRules: 'set_room_rules',
 } as const;
 
 export const SERVER_EVENTS = {
@@ -147,6 +185,10 @@ export const SERVER_EVENTS = {
   roomClosed: 'room_closed',
   abuseDetected: 'abuse_detected',
   chatError: 'chat_error',
+  /** Ours (decision 040): a message was hidden or restored; it replaces the one held. */
+  messageUpdated: 'message_updated',
+  /** Ours (decision 040): a moderator muted or removed this person; show why and until when. */
+  moderationNotice: 'moderation_notice',
 } as const;
 
 const roomName = z
@@ -261,6 +303,58 @@ export const reportAbuseSchema = z.object({
 });
 export type ReportAbusePayload = z.input<typeof reportAbuseSchema>;
 
+/** `report_message`: the message, a reason from the short list, and an optional note. */
+export const reportMessageSchema = z.object({
+  messageId: messageId('messageId'),
+  reason: z.enum(REPORT_REASONS, { message: 'Choose a reason for the report' }),
+  text: z
+    .string()
+    .trim()
+    .max(REPORT_NOTE_MAX, `Notes are at most ${REPORT_NOTE_MAX} characters`)
+    .optional()
+    .default(''),
+});
+export type ReportMessagePayload = z.input<typeof reportMessageSchema>;
+
+/** A room's rules as its creator sets them (and as `room_metadata` carries them). */
+export const roomRulesSchema = z.object({
+  /** 0: off; else one message per this many seconds per person. */
+  slowModeSeconds: z
+    .number({ message: 'Slow mode is a number of seconds' })
+    .int('Slow mode is a whole number of seconds')
+    .refine(
+      (value) => value === 0 || (value >= SLOW_MODE_MIN && value <= SLOW_MODE_MAX),
+      `Slow mode is off (0) or ${SLOW_MODE_MIN} to ${SLOW_MODE_MAX} seconds`,
+    ),
+  words: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1, 'A room word cannot be empty')
+        .max(ROOM_WORD_MAX_LENGTH, `Room words are at most ${ROOM_WORD_MAX_LENGTH} characters`),
+    )
+    .max(ROOM_WORDS_MAX, `A room has at most ${ROOM_WORDS_MAX} words`),
+  membersOnly: z.boolean(),
+  rules: z.string().trim().max(ROOM_RULES_MAX, `Rules are at most ${ROOM_RULES_MAX} characters`),
+});
+export type RoomRules = z.infer<typeof roomRulesSchema>;
+
+/** `set_room_rules`: the room and its new rules (the creator or a librarian). */
+export const setRoomRulesSchema = roomRulesSchema.extend({ roomName });
+export type SetRoomRulesPayload = z.input<typeof setRoomRulesSchema>;
+
+/** `moderation_notice`: what a moderator did to this person, why, and until when. */
+export interface ModerationNotice {
+  action: 'mute' | 'remove';
+  /** The room, or null for a mute in every room. */
+  roomName: string | null;
+  reason: string;
+  endsAt: string;
+  /** A plain sentence to show. */
+  message: string;
+}
+
 /**
  * One room of `available_rooms`. `creatorId` lets a client tell its own rooms. `isDemo` (ours) is
  * true for a room of the demo data, which the list marks; ordinary rooms leave it out.
@@ -291,6 +385,8 @@ export const chatMessageSchema = z.object({
   time: z.string(),
   isSystemMessage: z.boolean(),
   isStaff: z.boolean().optional(),
+  /** Ours (decision 040): hidden by a moderator; `content` is then `MODERATION_TEXT.hidden`. */
+  hidden: z.boolean().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -302,6 +398,8 @@ export const roomMetadataSchema = z.object({
   abuseDetected: z.boolean(),
   /** Ours, as in the room list: true for a room of the demo data, left out otherwise. */
   isDemo: z.boolean().optional(),
+  /** Ours (decision 040): the room's rules, left out while none is set. */
+  rules: roomRulesSchema.optional(),
 });
 export type RoomMetadata = z.infer<typeof roomMetadataSchema>;
 
@@ -338,6 +436,8 @@ export interface ClientToServerEvents {
   load_history: (payload: LoadHistoryPayload, ack?: AckFn) => void;
   lift_restriction: (payload: LiftRestrictionPayload, ack?: AckFn) => void;
   report_abuse: (payload: ReportAbusePayload, ack?: AckFn) => void;
+  report_message: (payload: ReportMessagePayload, ack?: AckFn) => void;
+  set_room_rules: (payload: SetRoomRulesPayload, ack?: AckFn) => void;
 }
 
 /** Server → client events. */
@@ -349,6 +449,8 @@ export interface ServerToClientEvents extends NoticeServerEvents {
   room_closed: (payload: { roomName: string }) => void;
   abuse_detected: (payload: { roomName: string }) => void;
   chat_error: (payload: { message: string }) => void;
+  message_updated: (message: ChatMessage) => void;
+  moderation_notice: (notice: ModerationNotice) => void;
 }
 
 /**

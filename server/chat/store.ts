@@ -19,6 +19,11 @@ export interface RoomRow {
   abuse_detected: boolean;
   /** A room of the demo data (decision 016); absent in a row built by hand counts as false. */
   is_demo?: boolean;
+  /** The room's rules (decision 040); absent in a row built by hand counts as none. */
+  slow_mode_seconds?: number;
+  words?: string[];
+  members_only_since?: Date | null;
+  rules?: string;
   created_at: Date;
 }
 
@@ -31,6 +36,8 @@ export interface MessageRow {
   is_system: boolean;
   /** Sent by a librarian; absent in a row built by hand counts as false. */
   sender_is_staff?: boolean;
+  /** Hidden by a moderator (decision 040); absent counts as shown. */
+  hidden_at?: Date | null;
   created_at: Date;
 }
 
@@ -43,6 +50,7 @@ const messageColumns = [
   'content',
   'is_system',
   'sender_is_staff',
+  'hidden_at',
   'created_at',
 ] as const;
 
@@ -174,10 +182,18 @@ export async function insertMessagesIfOpen(
   messages: readonly NewMessage[],
 ): Promise<(MessageRow | undefined)[]> {
   if (messages.length === 0) return [];
+  // Slow mode lets one message of a person through per window: of a batch, only their first.
+  const seen = new Set<string>();
+  const firstOfSender = messages.map((message) => {
+    const at = `${message.roomId} ${message.senderId}`;
+    if (seen.has(at)) return false;
+    seen.add(at);
+    return true;
+  });
   const values = sql.join(
     messages.map(
       (message, order) =>
-        sql`(${message.roomId}::uuid, ${message.senderId}, ${message.senderName}, ${message.content}, ${message.clientId ?? null}::uuid, ${message.senderIsStaff ?? false}::boolean, ${order}::int)`,
+        sql`(${message.roomId}::uuid, ${message.senderId}, ${message.senderName}, ${message.content}, ${message.clientId ?? null}::uuid, ${message.senderIsStaff ?? false}::boolean, ${order}::int, ${firstOfSender[order]}::boolean)`,
     ),
   );
   // A message whose sender already has one of its client id is skipped (the unique index
@@ -185,12 +201,30 @@ export async function insertMessagesIfOpen(
   const { rows } = await sql<MessageRow & { room_id: string; client_id: string | null }>`
     INSERT INTO chat_messages (room_id, sender_id, sender_name, content, client_id, sender_is_staff)
     SELECT v.room_id, v.sender_id, v.sender_name, v.content, v.client_id, v.sender_is_staff
-    FROM (VALUES ${values}) AS v (room_id, sender_id, sender_name, content, client_id, sender_is_staff, ord)
+    FROM (VALUES ${values}) AS v (room_id, sender_id, sender_name, content, client_id, sender_is_staff, ord, first_of_sender)
     JOIN chat_rooms r ON r.id = v.room_id AND NOT r.abuse_detected
+    -- The rules of decision 040, here so that every process enforces the same: no mute or
+    -- removal in force, slow mode's window, and a members-only room's members.
+    WHERE NOT EXISTS (
+        SELECT 1 FROM chat_sanctions s
+        WHERE s.user_id = v.sender_id AND (s.room_id IS NULL OR s.room_id = v.room_id)
+          AND s.ends_at > now()
+      )
+      AND (r.slow_mode_seconds = 0 OR (v.first_of_sender AND NOT EXISTS (
+        SELECT 1 FROM chat_messages m
+        WHERE m.room_id = v.room_id AND m.sender_id = v.sender_id
+          AND m.created_at > now() - make_interval(secs => r.slow_mode_seconds)
+      )))
+      AND (r.members_only_since IS NULL OR r.creator_id = v.sender_id OR v.sender_is_staff
+        OR EXISTS (
+          SELECT 1 FROM chat_room_members cm
+          WHERE cm.room_id = v.room_id AND cm.user_id = v.sender_id
+            AND cm.joined_at < r.members_only_since
+        ))
     ORDER BY v.ord
     ON CONFLICT (sender_id, client_id) WHERE client_id IS NOT NULL DO NOTHING
     RETURNING id::text AS id, room_id, sender_id, sender_name, content, is_system, sender_is_staff,
-      created_at, client_id::text AS client_id
+      hidden_at, created_at, client_id::text AS client_id
   `.execute(db);
   // RETURNING gives no position back, so rows are matched by what they hold. Messages that hold
   // the same are interchangeable; each still gets its own row, and the earlier one the lower id.

@@ -311,6 +311,10 @@ export interface Database {
   chat_presence: ChatPresenceTable;
   chat_send_times: ChatSendTimesTable;
   chat_reports: ChatReportsTable;
+  chat_room_members: ChatRoomMembersTable;
+  chat_message_reports: ChatMessageReportsTable;
+  chat_sanctions: ChatSanctionsTable;
+  moderation_actions: ModerationActionsTable;
   demo_seeds: DemoSeedsTable;
   data_versions: DataVersionsTable;
   catalogue_imports: CatalogueImportsTable;
@@ -318,6 +322,32 @@ export interface Database {
   saved_items: SavedItemsTable;
   reading_lists: ReadingListsTable;
   reading_list_items: ReadingListItemsTable;
+  insight_events: InsightEventsTable;
+  insight_daily: InsightDailyTable;
+}
+
+/** What library insights count (issue 27). */
+export type InsightKind = 'search' | 'search_empty' | 'view' | 'open';
+
+/** Raw insight events of the retention window, keyed by a daily hash of the person. */
+export interface InsightEventsTable {
+  day: ColumnType<string, string, string>;
+  kind: InsightKind;
+  scope: ColumnType<string, string | undefined, string>;
+  subject: string;
+  /** HMAC of the person (or a guest's address) with the server's secret and the day. */
+  person: string;
+  count: number;
+}
+
+/** Insight counts of days older than the retention: the count and distinct people of each day. */
+export interface InsightDailyTable {
+  day: ColumnType<string, string, string>;
+  kind: InsightKind;
+  scope: ColumnType<string, string | undefined, string>;
+  subject: string;
+  count: number;
+  people: number;
 }
 
 /** An item one person saved to their shelf (issue 24). */
@@ -406,7 +436,65 @@ export interface ChatRoomsTable {
   is_demo: ColumnType<boolean, boolean | undefined, boolean>;
   /** `name`'s skeleton (server/chat/names.ts), unique: no two open rooms look alike. */
   name_skeleton: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Slow mode: one message per this many seconds per person; 0 is off (decision 040). */
+  slow_mode_seconds: ColumnType<number, number | undefined, number>;
+  /** The room's own words, added to the matcher for this room only. */
+  words: ColumnType<string[], string[] | undefined, string[]>;
+  /** Members only since then: only those who joined before may post. */
+  members_only_since: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
+  /** Shown to a person on joining. */
+  rules: ColumnType<string, string | undefined, string>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** Who has joined a room at least once (decision 040). */
+export interface ChatRoomMembersTable {
+  room_id: string;
+  user_id: string;
+  joined_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** A member's report of one message (decision 040): one per person per message. */
+export interface ChatMessageReportsTable {
+  id: Generated<string>;
+  message_id: string;
+  reporter_id: string;
+  reason: 'spam' | 'harassment' | 'hate' | 'off-topic' | 'other';
+  text: ColumnType<string, string | undefined, string>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  resolved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** A mute or a removal in force until `ends_at`; `room_id` null: every room. */
+export interface ChatSanctionsTable {
+  id: Generated<string>;
+  user_id: string;
+  room_id: string | null;
+  kind: 'mute' | 'remove';
+  reason: string;
+  ends_at: ColumnType<Date, Date | string, Date | string>;
+  action_id: string | null;
+}
+
+/** One moderator's action, with who and why (decision 040). */
+export interface ModerationActionsTable {
+  id: Generated<string>;
+  actor_id: string | null;
+  actor_name: string;
+  action: 'dismiss' | 'hide' | 'restore' | 'mute' | 'remove';
+  target_user_id: string | null;
+  target_name: ColumnType<string, string | undefined, string>;
+  message_id: string | null;
+  room_id: string | null;
+  room_name: ColumnType<string, string | undefined, string>;
+  scope: 'room' | 'everywhere' | null;
+  reason: string;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  ends_at: Date | null;
 }
 
 /** A message in a room; ids increase. */
@@ -422,6 +510,8 @@ export interface ChatMessagesTable {
   sender_is_staff: ColumnType<boolean, boolean | undefined, boolean>;
   /** The id its client made (a UUID), unique per sender: a retry is answered with this row. */
   client_id: ColumnType<string | null, string | null | undefined, never>;
+  /** Hidden by a moderator: kept, shown as removed (decision 040). */
+  hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
@@ -561,7 +651,8 @@ export interface NoticesTable {
   /** bigint, read as text. */
   id: Generated<string>;
   user_id: string;
-  kind: 'hold_offered' | 'pickup_reminder' | 'due_soon' | 'overdue' | 'request_status';
+  kind:
+    'hold_offered' | 'pickup_reminder' | 'due_soon' | 'overdue' | 'request_status' | 'moderation';
   /** Names the fact reported; unique per person, so a notice is never made twice. */
   dedupe_key: string;
   title: string;

@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DATABASE_BIGINT_MAX } from '#contract/limits.ts';
 import { NOTICE_KINDS } from '#contract/http/notices.ts';
+import { INSIGHTS_PERIODS } from '#contract/http/insights.ts';
+import { SLOW_MODE_MAX, SLOW_MODE_MIN } from '#contract/socket/chat.ts';
 import {
   arbitraryFor,
   enteredText,
@@ -122,6 +124,10 @@ const HINTS: Record<string, fc.Arbitrary<unknown>> = {
   // Message ids: digits, refined to what a `bigint` holds, which no pattern says.
   before: fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }).map(String),
   after: fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }).map(String),
+  // Refined: off, or a span of seconds.
+  slowModeSeconds: fc.oneof(fc.constant(0), fc.integer({ min: SLOW_MODE_MIN, max: SLOW_MODE_MAX })),
+  // Refined: one of the periods a librarian may choose.
+  period: fc.constantFrom(...INSIGHTS_PERIODS),
 };
 
 /** Each notice kind on or off by e-mail: every kind, or only some when `all` is false. */
@@ -185,6 +191,21 @@ const CUSTOM: Record<
         return { ...body, start: Math.max(0, Math.min(body.start, end - 1)), end };
       }),
   },
+  moderationActionRequestSchema: {
+    reason: 'refined: a mute or a removal says how long, a mute where',
+    arbitrary: (base) =>
+      fc
+        .tuple(base, fc.constantFrom('10m', '1h', '1d'), fc.constantFrom('room', 'everywhere'))
+        .map(([value, duration, scope]) => {
+          const body = value as { action: string; duration?: string; scope?: string };
+          if (body.action !== 'mute' && body.action !== 'remove') return body;
+          return {
+            ...body,
+            duration: body.duration ?? duration,
+            ...(body.action === 'mute' ? { scope: body.scope ?? scope } : {}),
+          };
+        }),
+  },
   markNoticesReadSchema: {
     reason: 'refined: name some notices, or all of them',
     arbitrary: (base) =>
@@ -232,7 +253,12 @@ function validArbitrary(
   root: JsonSchema = schema,
   name?: string,
 ): fc.Arbitrary<unknown> {
-  const hint = name === undefined ? undefined : HINTS[name];
+  // Hints name text and numbers: a list or an object of the same name (a reported message with
+  // the messages `before` it) is made from its schema.
+  const hint =
+    name === undefined || schema.type === 'object' || schema.type === 'array'
+      ? undefined
+      : HINTS[name];
   if (hint) return hint;
   const entered = schema['x-entered'] as [number, number] | undefined;
   if (entered) return enteredText(...entered);

@@ -2,6 +2,7 @@ import type { Auth } from '../auth/auth.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { Embedder } from '../embeddings/embedder.ts';
+import type { InsightRecorder } from '../insights/recorder.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Mailer } from '../mail/mailer.ts';
 
@@ -25,4 +26,6 @@ export interface RouteContext {
    * `database.searchByMeaning.available`: otherwise its model must never be loaded.
    */
   embedder: Embedder;
+  /** Library insights' per-process counter of searches, views and opens (issue 27). */
+  insights: InsightRecorder;
 }

@@ -1,7 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pagePlainText } from '#contract/page-text.ts';
+import { sql } from 'kysely';
 import { addCopy } from '../catalogue/copies.ts';
+import { createRoom, insertMessage } from '../chat/store.ts';
 import { seedDemoData } from '../db/seed.ts';
 import { reservableDates } from '../reservations/calendar.ts';
 import { unsubscribeToken } from '../notices/unsubscribe.ts';
@@ -135,6 +137,13 @@ const DRIVERS: Record<string, Driver> = {
   'GET /api/export/catalogue.csv': ({ client }) =>
     client.get('/api/export/catalogue.csv?type=book'),
   'GET /api/export/catalogue.xml': ({ client }) => client.get('/api/export/catalogue.xml?q=matrix'),
+  'GET /api/insights': ({ client }) => client.get('/api/insights?period=7'),
+  'GET /api/insights/export.csv': ({ client }) =>
+    client.get('/api/insights/export.csv?panel=searches-top&period=30'),
+  'GET /api/insights/my-materials': ({ client }) => client.get('/api/insights/my-materials'),
+  'GET /api/insights/today': ({ client }) => client.get('/api/insights/today'),
+  'POST /api/items/:id/opened': async (caller) =>
+    caller.client.post(`/api/items/${await ownCourseMaterial(caller)}/opened`, {}),
   'POST /api/imports': ({ client }) =>
     client.post('/api/imports?kind=holdings&name=matrix.csv', 'isbn,barcode,location\n', {
       'content-type': 'application/octet-stream',
@@ -213,6 +222,14 @@ const DRIVERS: Record<string, Driver> = {
     return client.delete(`/api/users/holds/${id}`);
   },
   'GET /api/notices': ({ client }) => client.get('/api/notices'),
+  'GET /api/moderation/queue': ({ client }) => client.get('/api/moderation/queue'),
+  // Dismissing may be done to any message, reported or not, any number of times.
+  'POST /api/moderation/actions': async ({ client }) =>
+    client.post('/api/moderation/actions', {
+      messageId: await aChatMessageId(),
+      action: 'dismiss',
+      reason: 'Looked at it: nothing wrong.',
+    }),
   'POST /api/notices/read': ({ client }) => client.post('/api/notices/read', { all: true }),
   'GET /api/users/me/notices': ({ client }) => client.get('/api/users/me/notices'),
   'PUT /api/users/me/notices': ({ client }) =>
@@ -422,6 +439,31 @@ async function loanOf(userId: string): Promise<string> {
 }
 
 /** The id of the demo item `sourceId`. */
+/** Some chat message's id (a room and a message made once when there is none). */
+async function aChatMessageId(): Promise<string> {
+  const db = testApp.database.db;
+  const found = await db
+    .selectFrom('chat_messages')
+    .select(sql<string>`id::text`.as('id'))
+    .limit(1)
+    .executeTakeFirst();
+  if (found) return found.id;
+  const owner = await db.selectFrom('users').select(['id']).limit(1).executeTakeFirstOrThrow();
+  const room = await createRoom(db, {
+    name: 'Matrix moderation',
+    description: '',
+    creatorId: owner.id,
+    creatorName: 'Owner',
+  });
+  const message = await insertMessage(db, {
+    roomId: room!.id,
+    senderId: owner.id,
+    senderName: 'Owner',
+    content: 'A message to moderate',
+  });
+  return message.id;
+}
+
 async function bookIdOf(sourceId: string): Promise<string> {
   const book = await testApp.database.db
     .selectFrom('items')
@@ -633,6 +675,23 @@ describe('the role matrix in docs/role-matrix.md', () => {
     };
     const join = async (socket: ChatClient, roomName: string) =>
       emitAck(socket, 'join_room', { roomName });
+    // A message in another person's room (the owner's open rooms are counted), which each
+    // caller reports once; its room is also the one whose rules each caller tries to set.
+    const poster = await caller('student');
+    const posterSocket = await connectChat(
+      url,
+      poster.client.cookieHeader(),
+      testApp.config.publicUrl,
+    );
+    const reported = { roomName: 'Matrix reported', id: '' };
+    await emitAck(posterSocket, 'create_room', { roomName: reported.roomName, description: '' });
+    await join(posterSocket, reported.roomName);
+    const sent = await emitAck(posterSocket, 'send_message', {
+      room: reported.roomName,
+      message: 'Report me',
+    });
+    reported.id = (sent as { id: string }).id;
+    posterSocket.close();
     /** A typical well-formed use of each event; `ok` when acknowledged as done. */
     const SOCKET_DRIVERS: Record<string, (socket: ChatClient) => Promise<{ ok: boolean }>> = {
       connect: async () => ({ ok: true }),
@@ -659,6 +718,18 @@ describe('the role matrix in docs/role-matrix.md', () => {
         await join(socket, roomName);
         return emitAck(socket, 'report_abuse', { roomName });
       },
+      report_message: async (socket) => {
+        await join(socket, reported.roomName);
+        return emitAck(socket, 'report_message', { messageId: reported.id, reason: 'spam' });
+      },
+      set_room_rules: async (socket) =>
+        emitAck(socket, 'set_room_rules', {
+          roomName: reported.roomName,
+          slowModeSeconds: 10,
+          words: [],
+          membersOnly: false,
+          rules: 'Be kind.',
+        }),
     };
     const rows = matrixRows('Socket');
     expect(rows.map((row) => row.call).sort()).toEqual(Object.keys(SOCKET_DRIVERS).sort());

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { ownInsightEvents, type OwnInsightsOptions } from '../insights/my-data.ts';
 import { shelfForExport } from '../shelf/store.ts';
 import { presentCurrentUser } from '../presenters/user.ts';
 import { collectReadingData } from '../reading/store.ts';
@@ -10,10 +11,15 @@ import type { UserRow } from './store.ts';
  * the profile, their reservations, loans, the requests they filed or supported, their
  * waiting-list places, their notices and e-mail choices, the forum messages they sent, their
  * reading (last pages, bookmarks, highlights and notes) and their saved items and reading lists
- * (issue 24). Not their password or sessions (nothing a person
+ * (issue 24), and their own library insights events still kept raw (issue 27). Not their password or sessions (nothing a person
  * could read), and not other people's data. Plain JSON with readable field names and ISO dates.
  */
-export async function collectMyData(db: Kysely<Database>, user: UserRow, now: Date) {
+export async function collectMyData(
+  db: Kysely<Database>,
+  user: UserRow,
+  now: Date,
+  insights?: OwnInsightsOptions,
+) {
   const [reservations, filed, supported, holds, messages, loans, notices, noticeEmails, shelf] =
     await Promise.all([
       db
@@ -113,5 +119,7 @@ export async function collectMyData(db: Kysely<Database>, user: UserRow, now: Da
     // My shelf (issue 24): saved items newest first, and each reading list's items in order.
     savedItems: shelf.savedItems,
     readingLists: shelf.readingLists,
+    // Library insights (issue 27): their own raw events of the retention window, when asked.
+    ...(insights ? { insights: await ownInsightEvents(db, user.id, now, insights) } : {}),
   };
 }

@@ -3,8 +3,11 @@ import type { SocketReservedEvents } from 'socket.io-client';
 import type {
   Ack,
   ChatMessage,
+  ModerationNotice,
+  ReportReason,
   RoomHistoryInfo,
   RoomMetadata,
+  RoomRules,
   ServerToClientEvents,
 } from '#contract/socket/chat.ts';
 import { MESSAGE_MAX } from '#contract/socket/chat.ts';
@@ -59,6 +62,8 @@ export interface RoomState {
   closed: boolean;
   /** The last message that arrived live (not history), to announce to screen readers. */
   live: ChatMessage | null;
+  /** A moderator muted or removed this person (decision 040): the banner's sentence. */
+  notice: ModerationNotice | null;
 }
 
 type RoomAction =
@@ -73,7 +78,9 @@ type RoomAction =
   | { type: 'joined' }
   | { type: 'joinFailed'; message: string }
   | { type: 'error'; message: string }
-  | { type: 'closed' };
+  | { type: 'closed' }
+  | { type: 'updated'; message: ChatMessage }
+  | { type: 'notice'; notice: ModerationNotice };
 
 /** A room's state before anything has arrived (exported for tests). */
 export const INITIAL_ROOM_STATE: RoomState = {
@@ -88,6 +95,7 @@ export const INITIAL_ROOM_STATE: RoomState = {
   error: '',
   closed: false,
   live: null,
+  notice: null,
 };
 
 /** True when the room is restricted: the server's flag or a detection in this browser. */
@@ -144,6 +152,18 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
       return { ...state, error: action.message, loadingOlder: false };
     case 'closed':
       return { ...state, closed: true, warning: false };
+    case 'updated': {
+      // A message hidden or restored by a moderator replaces the one held, if held.
+      if (!state.messages.some((message) => message.id === action.message.id)) return state;
+      return {
+        ...state,
+        messages: state.messages.map((message) =>
+          message.id === action.message.id ? action.message : message,
+        ),
+      };
+    }
+    case 'notice':
+      return { ...state, notice: action.notice };
   }
 }
 
@@ -242,6 +262,14 @@ export function useRoom(roomName: string) {
     };
     const onError = (payload: { message: string }) =>
       dispatch({ type: 'error', message: payload.message });
+    const onUpdated = (message: ChatMessage) => {
+      if (sameRoom(message.room, roomName)) dispatch({ type: 'updated', message });
+    };
+    const onNotice = (notice: ModerationNotice) => {
+      // A mute everywhere concerns this room too.
+      if (notice.roomName === null || sameRoom(notice.roomName, roomName))
+        dispatch({ type: 'notice', notice });
+    };
 
     // One table, so each event is added and removed with the same listener. `satisfies` checks
     // every listener against its event's type in the contract.
@@ -253,6 +281,8 @@ export function useRoom(roomName: string) {
       abuse_detected: onAbuse,
       room_closed: onClosed,
       chat_error: onError,
+      message_updated: onUpdated,
+      moderation_notice: onNotice,
     } satisfies Partial<Pick<SocketReservedEvents, 'connect'> & ServerToClientEvents>;
     // Object.keys types its result as string[]; these are exactly the table's own keys.
     const events = Object.keys(listeners) as (keyof typeof listeners)[];
@@ -321,9 +351,24 @@ export function useRoom(roomName: string) {
     [roomName],
   );
 
+  /** Reports one message to the librarians (decision 040); the answer says it was received. */
+  const reportMessage = useCallback(
+    (messageId: string, reason: ReportReason, text: string): Promise<Ack> =>
+      chatRequest('report_message', { messageId, reason, text }),
+    [],
+  );
+
+  /** Sets the room's rules (its creator or a librarian). */
+  const setRules = useCallback(
+    (rules: RoomRules): Promise<Ack> => chatRequest('set_room_rules', { roomName, ...rules }),
+    [roomName],
+  );
+
   return {
     ...state,
     restricted: isRestricted(state),
+    reportMessage,
+    setRules,
     loadOlder,
     send,
     reportAbuse,

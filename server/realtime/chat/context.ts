@@ -4,6 +4,7 @@ import type { Server, Socket } from 'socket.io';
 import type { Moderator } from '#contract/moderation.ts';
 import type { Ack, ClientToServerEvents, ServerToClientEvents } from '#contract/socket/chat.ts';
 import type { EventBudget } from '../../chat/event-budget.ts';
+import type { RoomWords } from '../../chat/room-words.ts';
 import type { SendRate } from '../../chat/send-rate.ts';
 import { findRoom, type createMessageWriter, type RoomRow } from '../../chat/store.ts';
 import type { Database } from '../../db/schema.ts';
@@ -46,6 +47,8 @@ export interface ChatContext {
   moderator: Moderator;
   writer: ReturnType<typeof createMessageWriter>;
   sendRate: SendRate;
+  /** Rooms' own word lists (decision 040), read again every two seconds. */
+  roomWords: RoomWords;
   /** The budgets of every other event, per socket and per person (issue 19). */
   eventBudget: EventBudget;
   /** Sends every client the room list soon, once for a burst of changes. */

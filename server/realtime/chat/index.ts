@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createModerator } from '#contract/moderation.ts';
 import { createEventBudget, type SocketBudgets } from '../../chat/event-budget.ts';
+import { createRoomWords } from '../../chat/room-words.ts';
 import { createSendRate } from '../../chat/send-rate.ts';
 import {
   beat,
@@ -86,6 +87,7 @@ export function mountChat(
     // the rate and the budgets of rooms and reports are then counted in the database too
     // (decision 014, issue 19).
     sendRate: createSendRate({ db, sharing }),
+    roomWords: createRoomWords(db),
     eventBudget: createEventBudget({ db, sharing, budgets: options.budgets }),
     pushRooms,
     ready,
@@ -95,6 +97,7 @@ export function mountChat(
     heartbeat().catch((error: unknown) => log.warn({ err: error }, 'chat heartbeat failed'));
     context.sendRate.forgetQuietSenders();
     context.eventBudget.forgetQuiet();
+    context.roomWords.forgetStale();
   }, HEARTBEAT_MS);
   timer.unref();
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { CHAT_TEXT, type RoomHistoryInfo } from '#contract/socket/chat.ts';
+import { CHAT_TEXT, MODERATION_TEXT, type RoomHistoryInfo } from '#contract/socket/chat.ts';
+import { whySendRefused } from '../../chat/moderation.ts';
 import { findRoom, findSentMessage, roomHistory, type RoomRow } from '../../chat/store.ts';
 import type { Database } from '../../db/schema.ts';
 import { presentMessage } from '../../presenters/chat.ts';
@@ -56,6 +57,12 @@ export function messageEvents(context: ChatContext, { socket, user, on }: ChatCo
       if (!(await restrict(context, joined.name))) throw new Refusal(403, CHAT_TEXT.restricted);
       throw new Refusal(422, `${CHAT_TEXT.abuseWarning} ${CHAT_TEXT.abuseWarningMore}`);
     }
+    // The room's own words (decision 040) refuse the message only: they are its creator's
+    // choice, not the library's, so they restrict nobody else.
+    const roomWord = context.roomWords.matches(joined.id, body.message);
+    if (roomWord === true || (roomWord !== false && (await roomWord))) {
+      throw new Refusal(422, MODERATION_TEXT.roomWord);
+    }
     const row = await writer.write({
       roomId: joined.id,
       senderId: user.id,
@@ -76,6 +83,9 @@ export function messageEvents(context: ChatContext, { socket, user, on }: ChatCo
       }
     }
     if (!row) {
+      // A mute, a removal, slow mode or a members-only room (decision 040): say which.
+      const rule = await whySendRefused(db, joined, user);
+      if (rule) throw new Refusal(403, rule);
       // Gone or restricted since the person joined: say which.
       const current = await findRoom(db, joined.name);
       throw current?.id === joined.id

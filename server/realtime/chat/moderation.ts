@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { REPORT_INTERVAL_SECONDS, REPORT_TEXT } from '#contract/socket/chat.ts';
+import { MODERATION_TEXT, REPORT_INTERVAL_SECONDS, REPORT_TEXT } from '#contract/socket/chat.ts';
+import { findMessage, reportMessage, setRoomRules } from '../../chat/moderation.ts';
 import { recordReport } from '../../chat/reports.ts';
 import { setRestricted } from '../../chat/store.ts';
 import type { Database } from '../../db/schema.ts';
@@ -103,6 +104,39 @@ export function moderationEvents(context: ChatContext, { socket, user, on }: Cha
     }
     log.info({ userId: user.id, roomId: joined.id, reportId }, 'a report for the moderators');
     return { ok: true, message: REPORT_TEXT.received };
+  });
+
+  on('report_message', async (payload) => {
+    // A member reports one message to the librarians (decision 040): only a message of the room
+    // the socket is in, once per person and message; the queue counts reporters per message.
+    const body = parsePayload('report_message', payload);
+    const message = await findMessage(db, body.messageId);
+    if (!message || socket.data.room?.id !== message.room_id) {
+      throw new Refusal(404, 'That message is not in the room you are in.');
+    }
+    if (message.sender_id === user.id)
+      throw new Refusal(400, 'You cannot report your own message.');
+    const recorded = await reportMessage(db, {
+      messageId: message.id,
+      reporterId: user.id,
+      reason: body.reason,
+      text: body.text,
+    });
+    if (!recorded) return { ok: false, message: MODERATION_TEXT.alreadyReported };
+    log.info({ userId: user.id, messageId: message.id }, 'a message reported to the moderators');
+    return { ok: true, message: MODERATION_TEXT.reported };
+  });
+
+  on('set_room_rules', async (payload) => {
+    const { roomName, ...rules } = parsePayload('set_room_rules', payload);
+    const room = await existingRoom(db, roomName);
+    if (!mayManage(user, room)) {
+      throw new Refusal(403, 'Only the room’s creator or a librarian can set its rules.');
+    }
+    const updated = await setRoomRules(db, room, rules);
+    context.roomWords.forget(room.id);
+    io.to(channel(room.id)).emit('room_metadata', presentRoomMetadata(updated));
+    return { ok: true, message: MODERATION_TEXT.rulesSaved };
   });
 
   on('lift_restriction', async (payload) => {

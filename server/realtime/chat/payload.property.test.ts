@@ -6,8 +6,14 @@ import {
   CHAT_USERNAME_MAX,
   CLIENT_EVENTS,
   MESSAGE_MAX,
+  REPORT_NOTE_MAX,
+  REPORT_REASONS,
   ROOM_DESCRIPTION_MAX,
   ROOM_NAME_MAX,
+  ROOM_RULES_MAX,
+  ROOM_WORD_MAX_LENGTH,
+  SLOW_MODE_MAX,
+  SLOW_MODE_MIN,
 } from '#contract/socket/chat.ts';
 import { enteredText, hostileString, hostileValue } from '../../test/json-schema-arbitrary.ts';
 import { PAYLOAD_SCHEMAS, parsePayload } from './payload.ts';
@@ -25,6 +31,10 @@ const SEED = Number(process.env.PROPERTY_SEED ?? 20_261_123);
 
 type Event = keyof typeof PAYLOAD_SCHEMAS;
 const EVENTS = Object.keys(PAYLOAD_SCHEMAS) as Event[];
+/** The events whose first field is a room's name (decision 040's carry a message id or rules). */
+const ROOM_NAME_EVENTS = EVENTS.filter(
+  (event) => event !== 'report_message' && event !== 'set_room_rules',
+);
 
 /** Why the database cannot store a text (`unstorableText`), as the person is told. */
 const NUL_REFUSAL = 'Text cannot contain the NUL character (U+0000).';
@@ -68,6 +78,21 @@ const VALID: { [E in Event]: fc.Arbitrary<Record<string, unknown>> } = {
     { roomName, text: fc.string({ maxLength: MESSAGE_MAX }) },
     { requiredKeys: ['roomName'] },
   ),
+  report_message: fc.record({
+    messageId,
+    reason: fc.constantFrom(...REPORT_REASONS),
+    text: enteredText(1, REPORT_NOTE_MAX),
+  }),
+  set_room_rules: fc.record({
+    roomName,
+    slowModeSeconds: fc.oneof(
+      fc.constant(0),
+      fc.integer({ min: SLOW_MODE_MIN, max: SLOW_MODE_MAX }),
+    ),
+    words: fc.array(enteredText(1, ROOM_WORD_MAX_LENGTH), { maxLength: 5 }),
+    membersOnly: fc.boolean(),
+    rules: enteredText(1, ROOM_RULES_MAX),
+  }),
 };
 
 /** The room-name field of each event's payload. */
@@ -151,7 +176,8 @@ describe('chat payload parsing (fast-check)', () => {
           // One text field of the payload gets the character somewhere inside.
           const fields = Object.keys(payload).filter(
             (key) =>
-              typeof payload[key] === 'string' && !['after', 'before', 'clientId'].includes(key),
+              typeof payload[key] === 'string' &&
+              !['after', 'before', 'clientId', 'messageId', 'reason'].includes(key),
           );
           const field = fields[at % fields.length]!;
           const text = payload[field] as string;
@@ -177,7 +203,10 @@ describe('chat payload parsing (fast-check)', () => {
       [
         'blank room name',
         fc
-          .tuple(fc.constantFrom(...EVENTS), fc.stringMatching(/^[ \t\n\r\u00a0\u2003]{0,5}$/))
+          .tuple(
+            fc.constantFrom(...ROOM_NAME_EVENTS),
+            fc.stringMatching(/^[ \t\n\r\u00a0\u2003]{0,5}$/),
+          )
           .map(([event, name]) => [
             event,
             { roomName: name, room: name, message: 'hi', before: '1' },
@@ -187,7 +216,7 @@ describe('chat payload parsing (fast-check)', () => {
       [
         'long room name',
         fc
-          .tuple(fc.constantFrom(...EVENTS), enteredText(ROOM_NAME_MAX + 1, 200))
+          .tuple(fc.constantFrom(...ROOM_NAME_EVENTS), enteredText(ROOM_NAME_MAX + 1, 200))
           .map(([event, name]) => [
             event,
             { roomName: name, room: name, message: 'hi', before: '1' },
@@ -198,7 +227,7 @@ describe('chat payload parsing (fast-check)', () => {
         'room name with a control character',
         fc
           .tuple(
-            fc.constantFrom(...EVENTS),
+            fc.constantFrom(...ROOM_NAME_EVENTS),
             enteredText(2, ROOM_NAME_MAX - 1),
             fc.nat(),
             fc.integer({ min: 0, max: 0x9f }).filter((code) => code < 0x20 || code >= 0x7f),

@@ -6,6 +6,8 @@ import {
   liftRestrictionSchema,
   loadHistorySchema,
   reportAbuseSchema,
+  reportMessageSchema,
+  setRoomRulesSchema,
   sendMessageSchema,
   type ClientToServerEvents,
 } from '#contract/socket/chat.ts';
@@ -21,6 +23,8 @@ export const PAYLOAD_SCHEMAS = {
   load_history: loadHistorySchema,
   lift_restriction: liftRestrictionSchema,
   report_abuse: reportAbuseSchema,
+  report_message: reportMessageSchema,
+  set_room_rules: setRoomRulesSchema,
 } as const satisfies Partial<Record<keyof ClientToServerEvents, z.ZodType>>;
 
 type PayloadEvent = keyof typeof PAYLOAD_SCHEMAS;

@@ -1,5 +1,6 @@
 import { NAME_TEXT } from '#contract/names.ts';
 import { CHAT_TEXT, OPEN_ROOMS_PER_PERSON_MAX } from '#contract/socket/chat.ts';
+import { recordMember, sanctionInForce, sanctionText } from '../../chat/moderation.ts';
 import { impersonatesStaff } from '../../chat/names.ts';
 import {
   countRoomsCreatedBy,
@@ -82,6 +83,9 @@ export function roomEvents(context: ChatContext, { socket, user, on }: ChatConne
   on('join_room', async (payload) => {
     const body = parsePayload('join_room', payload);
     const room = await existingRoom(db, body.roomName);
+    // A person removed from the room may not come back until the removal ends (decision 040).
+    const removed = await sanctionInForce(db, user.id, room.id, 'remove');
+    if (removed?.room_id === room.id) throw new Refusal(403, sanctionText(removed));
     await refreshName();
     if (socket.data.room?.id !== room.id) {
       await leave();
@@ -89,6 +93,8 @@ export function roomEvents(context: ChatContext, { socket, user, on }: ChatConne
       socket.data.room = { id: room.id, name: room.name };
     }
     await enterRoom(db, { socketId: socket.id, serverId, roomId: room.id, userId: user.id });
+    // Only a room that is not members-only yet takes new members.
+    if (!room.members_only_since) await recordMember(db, room.id, user.id);
     const { messages, info } = await catchUp(db, room, body.after);
     socket.emit('room_history', messages, info);
     socket.emit('room_metadata', presentRoomMetadata(room));

@@ -36,6 +36,7 @@ import {
 } from '../../presenters/catalogue.ts';
 import { presentSuggestions } from '../../presenters/suggestions.ts';
 import type { RouteContext } from '../context.ts';
+import { recordInsight, recordSearch } from '../insights/record.ts';
 import {
   declareRoute,
   uuidParams,
@@ -93,6 +94,7 @@ export async function catalogueRoutes(
       ]);
       // Copies of the page's items, counted in two statements: where to find them, and how many
       // can be reserved.
+      if (!withdrawn) recordSearch(context.insights, request, query, result.total);
       const shelves = await summariseShelves(
         db,
         result.rows.map((row) => row.id),
@@ -154,6 +156,7 @@ export async function catalogueRoutes(
           throw new Refusal(404, NO_SUCH_ITEM);
         }
       }
+      recordInsight(context.insights, request, { kind: 'view', subject: item.id });
       const shelves = await summariseShelves(db, [item.id], context.now());
       return presentItemDetail(item, shelves.get(item.id));
     },

@@ -311,6 +311,7 @@ describe.each(testDatabaseKinds())('notices on %s', (kind) => {
         due_soon: true,
         overdue: false,
         request_status: true,
+        moderation: true,
       });
       await loan(a, new Date(START.getTime() - HOUR));
       await loan(b, new Date(START.getTime() - HOUR));

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ROUTES } from '#contract/routes.ts';
 import { ACCOUNT_DISABLED_CODE, ACCOUNT_DISABLED_MESSAGE } from '../../auth/auth.ts';
 import { rejectWeakPassword } from '../../auth/password-strength.ts';
+import { resolveAuthSecret } from '../../auth/secret.ts';
 import {
   FORGOT_PASSWORD_MESSAGE,
   forgotPasswordRequestSchema,
@@ -281,7 +282,7 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
       tag: 'users',
       summary: 'Download my data (My account)',
       description:
-        'Everything the library keeps about the caller: profile, reservations, requests filed and supported, waiting-list places, forum messages, reading (last pages, display, bookmarks, highlights and notes), saved items and reading lists.',
+        'Everything the library keeps about the caller: profile, reservations, requests filed and supported, waiting-list places, forum messages, reading (last pages, display, bookmarks, highlights and notes), saved items and reading lists, and their library insights events still kept raw.',
       access: 'signed-in',
       download: {
         contentType: 'application/json',
@@ -290,7 +291,11 @@ export async function userRoutes(app: DeclaringInstance, context: RouteContext):
     }),
     async (request, reply) => {
       const caller = signedInCaller(request);
-      const data = await collectMyData(db, caller, context.now());
+      const data = await collectMyData(db, caller, context.now(), {
+        secret: resolveAuthSecret(context.config),
+        timeZone: context.config.library.timeZone,
+        retentionDays: context.config.library.insightsRetentionDays,
+      });
       reply
         .type('application/json; charset=utf-8')
         .header('cache-control', 'no-store')

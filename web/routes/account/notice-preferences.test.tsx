@@ -38,6 +38,7 @@ describe('notice preferences on My account', () => {
       false,
       false,
       false,
+      false,
     ]);
     expect((saveButton() as HTMLButtonElement).disabled).toBe(true);
   });
@@ -59,6 +60,7 @@ describe('notice preferences on My account', () => {
         due_soon: false,
         overdue: true,
         request_status: false,
+        moderation: false,
       },
     });
     expect(checkbox('overdue').checked).toBe(true);

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { homePathFor, type CurrentUser } from '#contract/http/users.ts';
 import { ROUTES } from '#contract/routes.ts';
-import { CHAT_TEXT } from '#contract/socket/chat.ts';
+import { CHAT_TEXT, type ChatMessage } from '#contract/socket/chat.ts';
 import { useModerator } from '../../api/chat.ts';
 import { useRoom } from '../../api/chat-room.ts';
 import { leaveChatRoom, useChatConnection } from '../../api/chat-socket.ts';
@@ -14,6 +14,8 @@ import { Dialog } from '../../components/ui/dialog.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import { MessageComposer } from './message-composer.tsx';
 import { MessageList } from './message-list.tsx';
+import { ReportDialog } from './report-dialog.tsx';
+import { RoomSettingsDialog, RulesPanel } from './room-rules.tsx';
 import styles from './chat-room.module.css';
 
 /**
@@ -38,6 +40,9 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
   const [closeError, setCloseError] = useState('');
   const [closing, setClosing] = useState(false);
   const [actionError, setActionError] = useState('');
+  const [reporting, setReporting] = useState<ChatMessage | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [rulesDismissed, setRulesDismissed] = useState(false);
 
   const name = room.metadata?.roomName ?? roomName;
   useDocumentTitle(`Chat Room: ${name}`);
@@ -115,6 +120,11 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
         </div>
         <div className={styles.headerActions}>
           {mayManage ? (
+            <Button variant="outline" onClick={() => setSettingsOpen(true)}>
+              Room settings
+            </Button>
+          ) : null}
+          {mayManage ? (
             <Button
               variant="danger"
               onClick={() => {
@@ -143,6 +153,15 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
           ) : null}
         </div>
       ) : null}
+      {room.notice ? (
+        // What a moderator did, why and until when (decision 040), in plain words.
+        <div className={styles.notice} role="alert">
+          <p>{room.notice.message}</p>
+        </div>
+      ) : null}
+      {room.metadata?.rules && !rulesDismissed ? (
+        <RulesPanel rules={room.metadata.rules} onDismiss={() => setRulesDismissed(true)} />
+      ) : null}
       <FormMessage>{actionError || room.error}</FormMessage>
 
       <MessageList
@@ -152,15 +171,36 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
         hasMore={room.hasMore}
         loadingOlder={room.loadingOlder}
         onLoadOlder={room.loadOlder}
+        onReport={setReporting}
       />
       {/* New messages from others only; history and one's own messages are not read out. */}
       <p className="visually-hidden" aria-live="polite">
         {live ? `${live.sender}: ${live.content}` : ''}
       </p>
       <MessageComposer
-        disabled={room.restricted || room.closed || connection.status !== 'connected'}
+        disabled={
+          room.restricted ||
+          room.closed ||
+          room.notice?.action === 'remove' ||
+          connection.status !== 'connected'
+        }
         onSend={onSend}
+        slowModeSeconds={room.metadata?.rules?.slowModeSeconds ?? 0}
       />
+
+      <ReportDialog
+        message={reporting}
+        onReport={room.reportMessage}
+        onClose={() => setReporting(null)}
+      />
+      {settingsOpen ? (
+        <RoomSettingsDialog
+          open
+          current={room.metadata?.rules}
+          onSave={room.setRules}
+          onClose={() => setSettingsOpen(false)}
+        />
+      ) : null}
 
       <Dialog
         open={room.warning}

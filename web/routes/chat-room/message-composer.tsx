@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { MESSAGE_MAX } from '#contract/socket/chat.ts';
 import { FormMessage, formStyles } from '../../components/forms/fields.tsx';
 import { useSendHandlers } from '../../components/forms/send-key.ts';
@@ -14,11 +14,24 @@ import styles from './chat-room.module.css';
 export function MessageComposer({
   disabled,
   onSend,
+  slowModeSeconds = 0,
 }: {
   disabled: boolean;
   onSend: (text: string) => Promise<{ clear: boolean; error?: string }>;
+  /** The room's slow mode (decision 040): after a message, the wait is shown and counted down. */
+  slowModeSeconds?: number;
 }) {
   const id = useId();
+  const [wait, setWait] = useState(0);
+  const waitUntil = useRef(0);
+  useEffect(() => {
+    if (wait <= 0) return;
+    const timer = setTimeout(
+      () => setWait(Math.max(0, Math.ceil((waitUntil.current - Date.now()) / 1000))),
+      1000,
+    );
+    return () => clearTimeout(timer);
+  }, [wait]);
   const [draft, setDraftState] = useState('');
   const [error, setError] = useState('');
   // Read synchronously: a key press may come before the next render.
@@ -39,6 +52,10 @@ export function MessageComposer({
       setError(result.error ?? '');
       if (result.clear) {
         outbox.current.shift();
+        if (slowModeSeconds > 0 && !result.error) {
+          waitUntil.current = Date.now() + slowModeSeconds * 1000;
+          setWait(slowModeSeconds);
+        }
         continue;
       }
       // Nothing typed is lost: the refused message, any queued behind it and the new draft.
@@ -90,7 +107,13 @@ export function MessageComposer({
       </div>
       <p id={`${id}-hint`} className={styles.hint}>
         Enter sends, Shift+Enter starts a new line. At most {MESSAGE_MAX} characters.
+        {slowModeSeconds > 0 ? ` Slow mode: one message every ${slowModeSeconds} seconds.` : ''}
       </p>
+      {wait > 0 ? (
+        <p className={styles.hint} role="status">
+          You can send again in {wait} s.
+        </p>
+      ) : null}
       <FormMessage>{error}</FormMessage>
     </form>
   );

@@ -38,7 +38,10 @@ export function MessageList({
   hasMore,
   loadingOlder,
   onLoadOlder,
+  onReport,
 }: {
+  /** Opens the report dialog for a message of someone else's (decision 040). */
+  onReport?: (message: ChatMessage) => void;
   messages: readonly ChatMessage[];
   userId: string;
   loaded: boolean;
@@ -119,8 +122,22 @@ export function MessageList({
                   <time className={styles.time} dateTime={message.time}>
                     {formatMessageTime(message.time)}
                   </time>
+                  {onReport && !mine && !message.isSystemMessage && !message.hidden ? (
+                    <button
+                      type="button"
+                      className={styles.report}
+                      onClick={() => onReport(message)}
+                      aria-label={`Report the message from ${message.sender}`}
+                    >
+                      Report
+                    </button>
+                  ) : null}
                 </div>
-                <p className={styles.content}>{message.content}</p>
+                <p
+                  className={message.hidden ? `${styles.content} ${styles.hidden}` : styles.content}
+                >
+                  {message.content}
+                </p>
               </li>
             );
           })}

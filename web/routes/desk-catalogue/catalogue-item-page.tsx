@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { ItemDetail } from '#contract/http/catalogue.ts';
 import { catalogueItemPath, ROUTES } from '#contract/routes.ts';
 import { useItem } from '../../api/catalogue.ts';
@@ -210,6 +210,9 @@ export function NewCatalogueItemPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const back = backLink(location.state);
+  // `?title=`: the library insights' "Add to catalogue" starts from a term nobody found.
+  const [params] = useSearchParams();
+  const initialTitle = (params.get('title') ?? '').trim().slice(0, 500);
 
   return (
     <div className={`container ${pageStyles.screen}`}>
@@ -225,6 +228,7 @@ export function NewCatalogueItemPage() {
       />
       <section className={`${styles.section} ${styles.newItem}`} aria-label="New item">
         <ItemForm
+          initialTitle={initialTitle}
           onCreated={(created) =>
             void navigate(catalogueItemPath(created.id), {
               // The form is done with: Back from the new item goes to the catalogue, not to it.

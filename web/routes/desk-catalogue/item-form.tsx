@@ -43,9 +43,12 @@ function failureText(error: unknown, verb: string): string {
 export function ItemForm({
   item,
   onCreated,
+  initialTitle,
 }: {
   item?: ItemDetail;
   onCreated?: (item: ManagedItem) => void;
+  /** A new item's title to start from (insights' "Add to catalogue" passes a search term). */
+  initialTitle?: string;
 }) {
   const creating = item === undefined;
   const create = useCreateItem();
@@ -60,7 +63,10 @@ export function ItemForm({
     formState: { errors, isSubmitting },
   } = useForm<ItemFormValues, unknown, ItemCreate>({
     resolver: itemFormResolver,
-    defaultValues: formValuesOf(item),
+    defaultValues: {
+      ...formValuesOf(item),
+      ...(item === undefined && initialTitle ? { title: initialTitle } : {}),
+    },
   });
   const type = useWatch({ control, name: 'type' });
   const failVerb = creating ? 'Not added' : 'Not saved';

@@ -7,6 +7,7 @@ import { WelcomeHero } from '../../components/page/welcome-hero.tsx';
 import { StatCounters } from '../../components/ui/stat-counters.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from '../student-home/home.module.css';
+import { MaterialOpensSection } from './material-opens.tsx';
 import { MyMaterialsSection } from './my-materials.tsx';
 
 /** `/facultyprofile`: where faculty and librarians start, and find what they published. */
@@ -37,6 +38,7 @@ export function FacultyHomePage() {
       />
       <VerifyEmailNotice />
       <MyMaterialsSection />
+      <MaterialOpensSection />
       <section className={`container ${styles.section}`} aria-labelledby="impact-title">
         <div className={styles.impact}>
           <h2 id="impact-title" className={styles.sectionTitle}>

@@ -11,6 +11,7 @@ import { CheckInOutPanel } from './check-in-out.tsx';
 import { DeskActivity } from './desk-activity.tsx';
 import { DeskLoans } from './desk-loans.tsx';
 import { DeskReservationItem } from './desk-reservation.tsx';
+import { DeskToday } from './desk-today.tsx';
 import styles from './desk.module.css';
 
 /**
@@ -54,9 +55,16 @@ export function LibraryDeskPage() {
             <ButtonLink to={ROUTES.deskPeople} variant="outline">
               People: roles and accounts
             </ButtonLink>
+            <ButtonLink to={ROUTES.deskModeration} variant="outline">
+              Moderation: reported messages
+            </ButtonLink>
+            <ButtonLink to={ROUTES.deskInsights} variant="outline">
+              Insights
+            </ButtonLink>
           </>
         }
       />
+      <DeskToday />
       <CheckInOutPanel />
       <div className={`${formStyles.field} ${styles.dateField}`}>
         <label htmlFor={dateId} className={formStyles.label}>

@@ -4,6 +4,7 @@ import { CATEGORIES, type CatalogueItem, type CourseMaterial } from '#contract/h
 import { RESULT_TOPICS_SHOWN } from '#contract/limits.ts';
 import { ROUTES } from '#contract/routes.ts';
 import { useCatalogueSearch, useCourseMaterials } from '../../api/catalogue.ts';
+import { countMaterialOpened } from '../../api/insights.ts';
 import { ItemCard, ItemCardBadge } from '../../components/catalogue/item-card.tsx';
 import { Pager } from '../../components/catalogue/pager.tsx';
 import { SearchSuggest } from '../../components/catalogue/search-suggest.tsx';
@@ -125,7 +126,10 @@ function CourseCard({ material }: { material: CourseMaterial }) {
   const link = webAddress(material.driveLink);
   const open = () => {
     const state = { driveLink: link, itemId: material._id, title: material.title };
-    if (link) void navigate(ROUTES.reader, { state });
+    if (!link) return;
+    // Counted for the library's insights and its author's home; never linked to the person.
+    countMaterialOpened(material._id);
+    void navigate(ROUTES.reader, { state });
   };
   return (
     <div

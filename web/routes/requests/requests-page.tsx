@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   REQUEST_STATUS_LABELS,
@@ -9,7 +9,7 @@ import {
   type ResourceType,
 } from '#contract/http/requests.ts';
 import { type RequestListFilters, useRequestList } from '../../api/requests.ts';
-import { SelectField } from '../../components/forms/fields.tsx';
+import { formStyles, SelectField } from '../../components/forms/fields.tsx';
 import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { formatDate } from '../../components/records/format.ts';
 import { REQUEST_STATUS_TONES, StatusBadge } from '../../components/records/status-badge.tsx';
@@ -33,6 +33,22 @@ export function filtersFromParams(params: URLSearchParams): RequestListFilters {
     type: oneOf<ResourceType>(RESOURCE_TYPES, params.get('type')),
     sort: params.get('sort') === 'support' ? 'support' : 'date',
   };
+}
+
+/**
+ * Whether a request's title or description holds every word of `words` (any case): the `?q=`
+ * filter, which library insights' "Show requests like this" opens with a search term.
+ */
+export function matchesWords(
+  request: { title: string; description?: string | null },
+  words: string,
+): boolean {
+  const text = `${request.title} ${request.description ?? ''}`.toLowerCase();
+  return words
+    .toLowerCase()
+    .split(/\s+/u)
+    .filter(Boolean)
+    .every((word) => text.includes(word));
 }
 
 /** A filter's labelled `<select>`, handing `onChange` the chosen value. */
@@ -73,6 +89,14 @@ export function RequestsPage() {
     else next.set(key, value);
     setParams(next, { replace: true });
     setMessage('');
+  };
+  const words = params.get('q') ?? '';
+  const wordsId = useId();
+  const setWords = (value: string) => {
+    const next = new URLSearchParams(params);
+    if (value.trim() === '') next.delete('q');
+    else next.set('q', value);
+    setParams(next, { replace: true });
   };
 
   const onChanged = (text: string) => {
@@ -116,26 +140,41 @@ export function RequestsPage() {
           options={SORTS}
           onChange={(value) => setFilter('sort', value)}
         />
+        <div className={formStyles.field}>
+          <label htmlFor={wordsId} className={formStyles.label}>
+            Words
+          </label>
+          <input
+            id={wordsId}
+            type="search"
+            className={formStyles.input}
+            value={words}
+            onChange={(event) => setWords(event.target.value)}
+          />
+        </div>
       </fieldset>
       <p ref={messageRef} tabIndex={-1} role="status" className={styles.message}>
         {message}
       </p>
-      <RequestsTable list={list} onChanged={onChanged} />
+      <RequestsTable list={list} words={words} onChanged={onChanged} />
     </div>
   );
 }
 
 function RequestsTable({
   list,
+  words,
   onChanged,
 }: {
   list: ReturnType<typeof useRequestList>;
+  words: string;
   onChanged: (text: string) => void;
 }) {
   if (list.isPending) return <p role="status">Loading resource requests…</p>;
   if (list.isError)
     return <p role="alert">Failed to load resource requests: {list.error.message}</p>;
-  if (list.data.length === 0) return <p role="status">No resource requests found</p>;
+  const rows = list.data.filter((request) => matchesWords(request, words));
+  if (rows.length === 0) return <p role="status">No resource requests found</p>;
   return (
     <div
       className={styles.scroller}
@@ -146,7 +185,7 @@ function RequestsTable({
     >
       <table className={styles.table}>
         <caption id="requests-caption">
-          {list.data.length} resource request{list.data.length === 1 ? '' : 's'}
+          {rows.length} resource request{rows.length === 1 ? '' : 's'}
         </caption>
         <thead>
           <tr>
@@ -164,7 +203,7 @@ function RequestsTable({
           </tr>
         </thead>
         <tbody>
-          {list.data.map((request) => (
+          {rows.map((request) => (
             <tr key={request._id}>
               <td>{request.student}</td>
               <th scope="row">{request.title}</th>

@@ -1,0 +1,32 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  MODERATION_POLL_MS,
+  moderationActionResponseSchema,
+  moderationQueueResponseSchema,
+  type ModerationActionRequest,
+} from '#contract/http/moderation.ts';
+import { apiPost, apiRequest } from './client.ts';
+
+const QUEUE_KEY = ['moderation-queue'] as const;
+
+/**
+ * The librarians' moderation queue, asked again every `MODERATION_POLL_MS` while the screen is
+ * open (decision 040: polling, so the queue needs no socket of its own).
+ */
+export function useModerationQueue() {
+  return useQuery({
+    queryKey: QUEUE_KEY,
+    queryFn: () => apiRequest('/moderation/queue', moderationQueueResponseSchema),
+    refetchInterval: MODERATION_POLL_MS,
+  });
+}
+
+/** One action on a reported message; the queue is read again after. */
+export function useModerate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ModerationActionRequest) =>
+      apiPost('/moderation/actions', moderationActionResponseSchema, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: QUEUE_KEY }),
+  });
+}
