@@ -7,6 +7,25 @@ import { Refusal } from '../refusal.ts';
 /** How many course materials `users/get-books` lists. */
 export const COURSE_MATERIALS_LIMIT = 200;
 
+/**
+ * The columns a result card needs (`presentCatalogueItem`), read from `items as i`: one list for
+ * every place that shows items as cards beside rows of its own (a shelf, a reading list, the books
+ * one is reading).
+ */
+export const ITEM_CARD_COLUMNS = [
+  'i.id',
+  'i.kind',
+  'i.title',
+  'i.authors',
+  'i.year',
+  'i.subjects',
+  'i.description',
+  'i.cover_url',
+  'i.drive_link',
+  'i.url',
+  'i.page_count',
+  'i.withdrawn_at',
+] as const;
 /** The columns a course material is shown with: the list selects only these. */
 export const COURSE_MATERIAL_COLUMNS = [
   'id',

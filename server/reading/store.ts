@@ -7,7 +7,7 @@ import {
   type ReadingPreferences,
 } from '#contract/http/reading.ts';
 import { pagePlainText } from '#contract/page-text.ts';
-import { findItem } from '../catalogue/items.ts';
+import { findItem, ITEM_CARD_COLUMNS } from '../catalogue/items.ts';
 import type { SearchRow } from '../catalogue/search.ts';
 import type { Database, HighlightsTable, ItemsTable } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
@@ -283,22 +283,7 @@ export function recentReading(db: Kysely<Database>, userId: string): Promise<Rec
   return db
     .selectFrom('reading_progress as r')
     .innerJoin('items as i', 'i.id', 'r.item_id')
-    .select([
-      'i.id',
-      'i.kind',
-      'i.title',
-      'i.authors',
-      'i.year',
-      'i.subjects',
-      'i.description',
-      'i.cover_url',
-      'i.drive_link',
-      'i.url',
-      'i.page_count',
-      'i.withdrawn_at',
-      'r.page',
-      'r.updated_at as read_at',
-    ])
+    .select([...ITEM_CARD_COLUMNS, 'r.page', 'r.updated_at as read_at'])
     .where('r.user_id', '=', userId)
     .where('i.withdrawn_at', 'is', null)
     .orderBy('r.updated_at', 'desc')

@@ -9,7 +9,7 @@ import {
   type UpdateReadingList,
 } from '#contract/http/shelf.ts';
 import type { SearchRow } from '../catalogue/search.ts';
-import { NO_SUCH_ITEM } from '../catalogue/items.ts';
+import { ITEM_CARD_COLUMNS, NO_SUCH_ITEM } from '../catalogue/items.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Database, ReadingListsTable } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
@@ -35,22 +35,6 @@ export type ReadingListRow = Selectable<ReadingListsTable> & { item_count: numbe
 /** A reading list with its items in order. */
 export type ReadingListWithItems = ReadingListRow & { items: ListItemRow[] };
 
-/** The columns a result card needs (`presentCatalogueItem`), read from `items as i`. */
-const CARD_COLUMNS = [
-  'i.id',
-  'i.kind',
-  'i.title',
-  'i.authors',
-  'i.year',
-  'i.subjects',
-  'i.description',
-  'i.cover_url',
-  'i.drive_link',
-  'i.url',
-  'i.page_count',
-  'i.withdrawn_at',
-] as const;
-
 /** A new share token: 24 random bytes (192 bits) as base64url, 32 characters. */
 function newShareToken(): string {
   return randomBytes(24).toString('base64url');
@@ -74,7 +58,7 @@ export async function listSavedItems(db: Db, userId: string): Promise<SavedItemR
   return db
     .selectFrom('saved_items as s')
     .innerJoin('items as i', 'i.id', 's.item_id')
-    .select([...CARD_COLUMNS, 's.saved_at'])
+    .select([...ITEM_CARD_COLUMNS, 's.saved_at'])
     .where('s.user_id', '=', userId)
     .orderBy('s.saved_at', 'desc')
     .orderBy('s.seq', 'desc')
@@ -177,7 +161,7 @@ async function listItems(
   let query = db
     .selectFrom('reading_list_items as r')
     .innerJoin('items as i', 'i.id', 'r.item_id')
-    .select([...CARD_COLUMNS, 'r.added_at'])
+    .select([...ITEM_CARD_COLUMNS, 'r.added_at'])
     .where('r.list_id', '=', listId);
   if (!withdrawn) query = query.where('i.withdrawn_at', 'is', null);
   return query.orderBy('r.position').orderBy('r.added_at').execute();
