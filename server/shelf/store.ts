@@ -267,6 +267,21 @@ export async function deleteReadingList(db: Db, userId: string, listId: string):
   if (!deleted) throw new Refusal(404, NO_SUCH_LIST);
 }
 
+/** Marks list `listId` changed at `now` and answers it with its items (after an item change). */
+async function touchedList(
+  trx: Transaction<Database>,
+  listId: string,
+  now: Date,
+): Promise<ReadingListWithItems> {
+  const updated = await trx
+    .updateTable('reading_lists')
+    .set({ updated_at: now })
+    .where('id', '=', listId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return withItems(trx, updated);
+}
+
 /**
  * Appends item `itemId` to `userId`'s list `listId`: 409 when it is in it already or the list is
  * full. The list's row is locked, so parallel appends take turns for the next position.
@@ -306,13 +321,7 @@ export async function addListItem(
         added_at: now,
       })
       .execute();
-    const updated = await trx
-      .updateTable('reading_lists')
-      .set({ updated_at: now })
-      .where('id', '=', list.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return withItems(trx, updated);
+    return touchedList(trx, list.id, now);
   });
 }
 
@@ -335,13 +344,7 @@ export async function removeListItem(
           .executeTakeFirst()
       : undefined;
     if (!removed) throw new Refusal(404, NOT_IN_LIST);
-    const updated = await trx
-      .updateTable('reading_lists')
-      .set({ updated_at: now })
-      .where('id', '=', list.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return withItems(trx, updated);
+    return touchedList(trx, list.id, now);
   });
 }
 
@@ -380,13 +383,7 @@ export async function reorderList(
         WHERE r.list_id = ${list.id} AND r.item_id = o.item_id
       `.execute(trx);
     }
-    const updated = await trx
-      .updateTable('reading_lists')
-      .set({ updated_at: now })
-      .where('id', '=', list.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return withItems(trx, updated);
+    return touchedList(trx, list.id, now);
   });
 }
 
