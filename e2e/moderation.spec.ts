@@ -102,9 +102,9 @@ test('a report reaches the queue; hide and mute reach the room; the creator sets
   const banner = alan.getByRole('alert').filter({ hasText: 'A moderator muted you' });
   await expect(banner).toContainText('Reason: Please keep the room for study');
   await expect(banner).toContainText(/until \d\d:\d\d UTC/);
-  await composer.fill('Why?');
-  await composer.press('Enter');
-  await expect(alan.getByText(/muted you in this room until/).last()).toBeVisible();
+  // The composer is disabled, saying why and until when (decision 044).
+  await expect(composer).toBeDisabled();
+  await expect(alan.getByText(/muted you in the room .* until/).last()).toBeVisible();
   await expectNoAxeViolations(alan);
   await alan.screenshot({ path: `${SHOTS}/room-muted-1280.png`, fullPage: true });
 
@@ -135,4 +135,79 @@ test('a report reaches the queue; hide and mute reach the room; the creator sets
   await grace.screenshot({ path: `${SHOTS}/room-rules-390.png`, fullPage: true });
   await rules.getByRole('button', { name: 'Got it' }).click();
   await expect(rules).toBeHidden();
+});
+
+/**
+ * Decision 044: a librarian ends a mute early from the queue's "Mutes and removals in force"; the
+ * person is told they may post again, their composer comes back, and their message goes through.
+ */
+test('a librarian ends a mute early, and the person may post again', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  mkdirSync(SHOTS, { recursive: true });
+  const room = `Unmuted ${Date.now().toString(36)}`;
+  const ada = await chatter(browser, baseURL!, 'Ada');
+  await ada.getByRole('button', { name: 'Create New Room' }).click();
+  await ada.getByLabel('Room name').fill(room);
+  await ada.getByRole('button', { name: 'Create Room' }).click();
+  await ada.goto(`/room/${encodeURIComponent(room)}`);
+  await expect(ada.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
+
+  const alan = await chatter(browser, baseURL!, 'Alan');
+  await alan.goto(`/room/${encodeURIComponent(room)}`);
+  const composer = alan.getByRole('textbox', { name: 'Message' });
+  await composer.fill('You are all wrong about chapter two');
+  await composer.press('Enter');
+
+  await ada.getByRole('button', { name: /^Report the message from Alan/ }).click();
+  const dialog = ada.getByRole('dialog', { name: 'Report a message' });
+  await dialog.getByLabel('Harassment').check();
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(dialog.getByText(MODERATION_TEXT.reported)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  const deskContext = await browser.newContext({ baseURL });
+  const desk = await deskContext.newPage();
+  await desk.goto('/signin');
+  await signInThroughForm(desk, { ...newPerson(), ...E2E_LIBRARIAN });
+  await expect(desk).toHaveURL(/\/facultyprofile$/);
+  await desk.goto('/desk/moderation');
+  const card = desk.getByRole('listitem').filter({
+    has: desk.getByRole('heading', { name: new RegExp(`1 report in “${room}”`) }),
+  });
+  await card.getByLabel('Action').selectOption('mute-room');
+  await card.getByLabel('For how long').selectOption('1h');
+  await card.getByLabel(/Reason/).fill('Please disagree politely');
+  await card.getByRole('button', { name: 'Apply' }).click();
+  await expect(composer).toBeDisabled();
+  await expect(alan.getByText('Reason: Please disagree politely').last()).toBeVisible();
+
+  // The mute is listed in force; the librarian ends it early, by keyboard, with a reason.
+  const sanction = desk.getByRole('listitem').filter({
+    has: desk.getByRole('heading', { name: new RegExp(`Alan .*: Muted in “${room}”`) }),
+  });
+  await expect(sanction).toBeVisible();
+  await expectNoAxeViolations(desk);
+  await desk.screenshot({ path: `${SHOTS}/desk-sanctions-1280.png`, fullPage: true });
+  await sanction.getByLabel(/Why end it early/).fill('Apologised to the room');
+  await sanction.getByLabel(/Why end it early/).press('Tab');
+  await desk.keyboard.press('Enter');
+  await expect(sanction).toBeHidden();
+  await expect(desk.getByRole('cell', { name: 'Apologised to the room' })).toBeVisible();
+  await expect(desk.getByRole('cell', { name: 'ended early' }).first()).toBeVisible();
+
+  // Alan is told, and may post again at once.
+  await expect(alan.getByRole('alert').filter({ hasText: 'you may post again' })).toContainText(
+    'Apologised to the room',
+  );
+  await expect(composer).toBeEnabled();
+  await composer.fill('Sorry, everyone');
+  await composer.press('Enter');
+  await expect(ada.getByText('Sorry, everyone').first()).toBeVisible();
+  await expectNoAxeViolations(alan);
+  await alan.setViewportSize({ width: 390, height: 844 });
+  await expectNoSidewaysScroll(alan);
+  await alan.screenshot({ path: `${SHOTS}/room-unmuted-390.png`, fullPage: true });
 });

@@ -40,6 +40,7 @@ import { announceUnread } from './realtime/notices.ts';
 import { loanRoutes } from './routes/loans/index.ts';
 import { shiftableClock, testClockRoutes } from './routes/test-clock/index.ts';
 import { itemRoutes } from './routes/items/index.ts';
+import { itemCardRoutes } from './routes/item-cards/index.ts';
 import { importRoutes } from './routes/imports/index.ts';
 import { adminUserRoutes } from './routes/admin-users/index.ts';
 import { guardDeclaredRoutes, installRouteDeclarations } from './routes/declare-route.ts';
@@ -305,6 +306,7 @@ export async function buildApp({
       await api.register(shelfRoutes, context);
       await api.register(loanRoutes, context);
       await api.register(chatRoutes, context);
+      await api.register(itemCardRoutes, context);
       await api.register(moderationRoutes, context);
       await api.register(chatbotRoutes, context);
       await api.register(insightRoutes, context);

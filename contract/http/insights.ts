@@ -33,6 +33,7 @@ export const INSIGHTS_PANELS = [
   'requests',
   'pickups',
   'rooms',
+  'chatbot-unanswered',
 ] as const;
 export type InsightsPanel = (typeof INSIGHTS_PANELS)[number];
 
@@ -56,6 +57,17 @@ export const insightItemSchema = z.object({
   count: z.number().int(),
 });
 export type InsightItem = z.infer<typeof insightItemSchema>;
+
+/** One group of similar questions the chatbot could not answer. */
+export const insightQuestionGroupSchema = z.object({
+  /** The wording asked most often: the group's name. */
+  wording: z.string(),
+  /** Questions of the group in the period, every wording counted. */
+  questions: z.number().int(),
+  /** Its wordings, most asked first (at most 10). */
+  variants: z.array(z.object({ wording: z.string(), questions: z.number().int() })),
+});
+export type InsightQuestionGroup = z.infer<typeof insightQuestionGroupSchema>;
 
 /** The answer of `GET /api/insights`: every panel for one period. */
 export const insightsResponseSchema = z.object({
@@ -102,7 +114,14 @@ export const insightsResponseSchema = z.object({
   rooms: z.object({
     messagesByDay: z.array(z.object({ day, messages: z.number().int() })),
     activeRooms: z.number().int(),
+    /** Moderators' actions (decision 040) per day and kind: how many, never who or whom. */
+    moderationByDay: z.array(z.object({ day, action: z.string(), count: z.number().int() })),
   }),
+  /**
+   * Questions the Digi Chatbot could not answer, grouped by similar wording (decision 041): a
+   * group asked by fewer than 5 distinct people on any one day of the period is never listed.
+   */
+  chatbotUnanswered: z.array(insightQuestionGroupSchema),
 });
 export type InsightsResponse = z.infer<typeof insightsResponseSchema>;
 
@@ -125,6 +144,8 @@ export const deskTodaySchema = z.object({
   pickupsWaiting: z.number().int(),
   overdueLoans: z.number().int(),
   openRequests: z.number().int(),
+  /** Messages with members' reports no moderator has acted on yet (`/desk/moderation`). */
+  openReports: z.number().int(),
 });
 export type DeskToday = z.infer<typeof deskTodaySchema>;
 

@@ -11,6 +11,8 @@ export const MODERATION_POLL_MS = 5_000;
 /** What a moderator may do to a reported message and its sender. */
 export const MODERATION_ACTIONS = ['dismiss', 'hide', 'restore', 'mute', 'remove'] as const;
 export type ModerationActionKind = (typeof MODERATION_ACTIONS)[number];
+/** What the history records: the actions above, and `lift`, a mute or removal ended early (044). */
+export const MODERATION_HISTORY_ACTIONS = [...MODERATION_ACTIONS, 'lift'] as const;
 
 /** How long a mute or a removal lasts, and its length in seconds. */
 export const MODERATION_DURATIONS = { '10m': 600, '1h': 3_600, '1d': 86_400 } as const;
@@ -35,6 +37,10 @@ const chatMessageSchema = z.object({
   isSystemMessage: z.boolean(),
   isStaff: z.boolean().optional(),
   hidden: z.boolean().optional(),
+  /** Edited by its sender since (decision 043): the text is the edited one. */
+  editedAt: z.string().optional(),
+  /** Deleted by its sender since (decision 043): the text is kept for the moderators. */
+  deleted: z.boolean().optional(),
 });
 
 /** One reported message with its context, as the librarians' queue shows it. */
@@ -56,7 +62,7 @@ export type ModerationQueueItem = z.infer<typeof moderationQueueItemSchema>;
 export const moderationActionSchema = z.object({
   id: z.string(),
   actor: z.string(),
-  action: z.enum(MODERATION_ACTIONS),
+  action: z.enum(MODERATION_HISTORY_ACTIONS),
   target: z.string(),
   roomName: z.string(),
   messageId: z.string().nullable(),
@@ -67,12 +73,26 @@ export const moderationActionSchema = z.object({
 });
 export type ModerationAction = z.infer<typeof moderationActionSchema>;
 
+/** A mute or removal in force (decision 044): a librarian may end it early. */
+export const moderationSanctionSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['mute', 'remove']),
+  person: z.string(),
+  /** The room, or null for a mute in every room. */
+  roomName: z.string().nullable(),
+  reason: z.string(),
+  endsAt: z.string(),
+});
+export type ModerationSanction = z.infer<typeof moderationSanctionSchema>;
+
 /** `GET /api/moderation/queue`: open reports, most reported first, and the latest actions. */
 export const moderationQueueResponseSchema = z.object({
   reports: z.array(moderationQueueItemSchema),
   /** Messages hidden now, which a librarian may restore. */
   hidden: z.array(moderationQueueItemSchema),
   history: z.array(moderationActionSchema),
+  /** Mutes and removals in force, ending soonest first (decision 044). */
+  sanctions: z.array(moderationSanctionSchema).optional(),
 });
 export type ModerationQueue = z.infer<typeof moderationQueueResponseSchema>;
 
@@ -111,3 +131,20 @@ export const moderationActionRequestSchema = z
   });
 export type ModerationActionRequest = z.input<typeof moderationActionRequestSchema>;
 export const moderationActionResponseSchema = z.object({ action: moderationActionSchema });
+
+/** `POST /api/moderation/sanctions/{id}/end`: ends a mute or removal now, with why (decision 044). */
+export const endSanctionParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,20}$/, 'id must be a sanction id')
+    .refine(isDatabaseBigintId, `id must be a whole number from 1 to ${DATABASE_BIGINT_MAX}`),
+});
+export const endSanctionRequestSchema = z.object({
+  reason: z
+    .string({ message: 'Please give a reason' })
+    .trim()
+    .min(1, 'Please give a reason')
+    .max(MODERATION_REASON_MAX, `Reasons are at most ${MODERATION_REASON_MAX} characters`),
+});
+export type EndSanctionRequest = z.input<typeof endSanctionRequestSchema>;
+export const endSanctionResponseSchema = z.object({ action: moderationActionSchema });

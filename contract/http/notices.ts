@@ -12,6 +12,7 @@ export const NOTICE_KINDS = [
   'overdue',
   'request_status',
   'moderation',
+  'mention',
 ] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
@@ -23,7 +24,14 @@ export const NOTICE_KIND_LABELS: Record<NoticeKind, string> = {
   overdue: 'A loan is overdue',
   request_status: 'A resource request you made changed status',
   moderation: 'A moderator muted you or removed you from a chat room',
+  mention: 'Someone mentioned you in a chat room while you were away',
 };
+
+/**
+ * The kinds whose e-mail is off until the person turns it on (decision 042): a busy room could
+ * otherwise fill an inbox. Every other kind comes by e-mail unless turned off.
+ */
+export const NOTICE_KINDS_EMAIL_OFF_BY_DEFAULT: readonly NoticeKind[] = ['mention'];
 
 /** Most notices one page of `GET /api/notices` lists. */
 export const NOTICES_PAGE_MAX = 50;

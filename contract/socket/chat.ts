@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { DATABASE_BIGINT_MAX, isDatabaseBigintId } from '../limits.ts';
+import { DATABASE_BIGINT_MAX, DATABASE_INTEGER_MAX, isDatabaseBigintId } from '../limits.ts';
 import { hasInvisibleCharacters, NAME_TEXT, normaliseName } from '../names.ts';
 import type { NoticeServerEvents } from './notices.ts';
+import { ITEM_CARDS_MAX, ITEM_ID_PATTERN, type ItemAvailability } from '../http/item-cards.ts';
 
 /*
  * The discussion forum's real-time contract (product spec section 7, "Realtime socket"). Event
@@ -67,6 +68,53 @@ export const MODERATION_TEXT = {
   rulesSaved: 'Room rules saved.',
 } as const;
 
+/**
+ * Replies, reactions, edits and deletions (issue 26, decision 043). A person may edit or delete
+ * their own message for this long after sending it, measured by the database's clock.
+ */
+export const EDIT_WINDOW_SECONDS = 600;
+/** The reactions a member may add, in the order they are shown (a small fixed set). */
+export const REACTION_EMOJI = ['👍', '❤️', '😂', '🎉', '😮', '🙏'] as const;
+export type ReactionEmoji = (typeof REACTION_EMOJI)[number];
+/** How each reaction is read out. */
+export const REACTION_LABELS: Record<ReactionEmoji, string> = {
+  '👍': 'thumbs up',
+  '❤️': 'heart',
+  '😂': 'laughing',
+  '🎉': 'party',
+  '😮': 'surprised',
+  '🙏': 'thank you',
+};
+/** A reaction names at most this many of the people who made it (its count says the rest). */
+export const REACTION_NAMES_MAX = 10;
+/** The longest excerpt of the original a reply quotes. */
+export const REPLY_EXCERPT_MAX = 140;
+
+/** What the person reads about replies, reactions, edits and deletions. */
+export const THREADS_TEXT = {
+  deleted: 'message deleted',
+  edited: 'edited',
+  tooLate: `You can edit or delete a message only within ${EDIT_WINDOW_SECONDS / 60} minutes of sending it.`,
+  notYours: 'You can edit or delete only your own messages.',
+  hiddenByModerator: 'A moderator removed this message; it cannot be changed.',
+  alreadyDeleted: 'This message was deleted.',
+  notInRoom: 'That message is not in the room you are in.',
+  replyNotInRoom: 'You can reply only to a message of this room.',
+  noReaction: 'You cannot react to this message.',
+} as const;
+
+/**
+ * Mentions and unread (issue 26, decision 042). A message mentions at most this many people: more
+ * `@name`s than that page nobody beyond the first ten, so one message cannot page a whole room.
+ */
+export const MENTIONS_PER_MESSAGE_MAX = 10;
+/** Most members `room_members` answers (the composer's `@` list filters them in the browser). */
+export const ROOM_MEMBERS_MAX = 1000;
+/** The room list counts unread messages up to this; more reads as "99+". */
+export const UNREAD_COUNT_MAX = 99;
+/** The browser sends `mark_read` at most this often per room. */
+export const MARK_READ_INTERVAL_MS = 2_000;
+
 /** A token bucket: `burst` events at once, then one more every `refillMs` (up to `burst`). */
 export interface TokenBudget {
   burst: number;
@@ -99,6 +147,43 @@ export const SOCKET_BUDGETS = {
     person: { burst: 5, refillMs: 60_000 },
     staffFactor: 10,
   },
+  /**
+   * `typing` (decision 044): the browser sends one at most every `TYPING_SEND_INTERVAL_MS`, and the
+   * server drops (without refusing) more than one per socket per `TYPING_MIN_INTERVAL_MS`; the
+   * bucket only stops a script that floods, never a person typing in two tabs.
+   */
+  typing: {
+    socket: { burst: 10, refillMs: 500 },
+    person: { burst: 20, refillMs: 250 },
+    staffFactor: 1,
+  },
+  /**
+   * `edit_message`, `delete_message`, `react_message` (decision 043): 30 at once, then 4 a second
+   * per socket (twice that per person), far above a person clicking reactions in a lively room.
+   */
+  edits: {
+    socket: { burst: 30, refillMs: 250 },
+    person: { burst: 60, refillMs: 125 },
+    staffFactor: 1,
+  },
+  /**
+   * `mark_read`, `unread_counts`, `room_members` (decision 042): 20 at once, then 2 a second per
+   * socket (twice that per person); the browser sends `mark_read` once per 2 s at most.
+   */
+  reads: {
+    socket: { burst: 20, refillMs: 500 },
+    person: { burst: 40, refillMs: 250 },
+    staffFactor: 1,
+  },
+  /**
+   * `watch_items`, `unwatch_items` (decision 045): a room's cards ask once when shown; 20 at once,
+   * then 2 a second per socket (twice that per person), far above scrolling through a room.
+   */
+  watch: {
+    socket: { burst: 20, refillMs: 500 },
+    person: { burst: 40, refillMs: 250 },
+    staffFactor: 1,
+  },
 } as const satisfies Record<
   string,
   { socket: TokenBudget; person: TokenBudget; staffFactor: number }
@@ -119,6 +204,15 @@ export const SOCKET_EVENT_GROUPS = {
   lift_restriction: 'moderation',
   report_message: 'moderation',
   set_room_rules: 'moderation',
+  typing: 'typing',
+  edit_message: 'edits',
+  delete_message: 'edits',
+  react_message: 'edits',
+  mark_read: 'reads',
+  unread_counts: 'reads',
+  room_members: 'reads',
+  watch_items: 'watch',
+  unwatch_items: 'watch',
   send_message: null,
 } as const satisfies Record<keyof ClientToServerEvents, SocketBudgetGroup | null>;
 
@@ -156,6 +250,10 @@ export const CHAT_TEXT = {
 
 /** Event names, declared once (client → server, then server → client). */
 export const CLIENT_EVENTS = {
+  /** Ours (decision 045): hear `item_availability` for these items (the cards shown). */
+  watchItems: 'watch_items',
+  /** Ours (decision 045): stop hearing of these items. */
+  unwatchItems: 'unwatch_items',
   createRoom: 'create_room',
   joinRoom: 'join_room',
   leaveRoom: 'leave_room',
@@ -175,9 +273,25 @@ export const CLIENT_EVENTS = {
   reportMessage: 'report_message',
   /** Ours (decision 040): the creator or a librarian sets the room's rules. */
   setRoomRules: 'set_room_rules',
+  /** Ours (decision 042): the person has read the room they joined up to a message. */
+  markRead: 'mark_read',
+  /** Ours (decision 042): the person's unread count and mention marker per room they visited. */
+  unreadCounts: 'unread_counts',
+  /** Ours (decision 042): the room's members, for the composer's `@` list. */
+  roomMembers: 'room_members',
+  /** Ours (decision 043): the sender changes the text of their message within the window. */
+  editMessage: 'edit_message',
+  /** Ours (decision 043): the sender deletes their message within the window. */
+  deleteMessage: 'delete_message',
+  /** Ours (decision 043): adds the person's reaction to a message, or takes it back. */
+  reactMessage: 'react_message',
+  /** Ours (decision 044): this person is typing in the room they joined (or stopped). */
+  typing: 'typing',
 } as const;
 
 export const SERVER_EVENTS = {
+  /** Ours (decision 045): a watched item's availability changed (`watch_items`). */
+  itemAvailability: 'item_availability',
   availableRooms: 'available_rooms',
   roomHistory: 'room_history',
   receiveMessage: 'receive_message',
@@ -189,6 +303,17 @@ export const SERVER_EVENTS = {
   messageUpdated: 'message_updated',
   /** Ours (decision 040): a moderator muted or removed this person; show why and until when. */
   moderationNotice: 'moderation_notice',
+  /**
+   * Ours (decision 043): a message's reactions changed by this person's own toggle (to their
+   * sockets only, at once); they replace the ones held, with `mine`.
+   */
+  reactionsChanged: 'reactions_changed',
+  /** Ours (decision 043): the room's changed messages' reactions, at most once a second. */
+  reactionsBatch: 'reactions_batch',
+  /** Ours (decision 044): who is typing in the room now, at most once a second per room. */
+  typingChanged: 'typing_changed',
+  /** Ours (decision 044): who is in the room now, at most once every two seconds per room. */
+  presenceChanged: 'presence_changed',
 } as const;
 
 const roomName = z
@@ -274,6 +399,8 @@ export const sendMessageSchema = z.object({
    * instead of storing it twice (issue 19). Optional: the spec's payload goes without.
    */
   clientId: z.uuid('clientId must be a UUID').optional(),
+  /** Ours (decision 043): the message this one replies to, in the same room. */
+  replyTo: messageId('replyTo').optional(),
 });
 export type SendMessagePayload = z.input<typeof sendMessageSchema>;
 
@@ -316,6 +443,118 @@ export const reportMessageSchema = z.object({
 });
 export type ReportMessagePayload = z.input<typeof reportMessageSchema>;
 
+/** The text of a message, as sent or edited. */
+const messageText = z
+  .string({ message: 'Type a message first' })
+  .max(MESSAGE_MAX, `Messages are at most ${MESSAGE_MAX} characters`)
+  .refine((text) => text.trim().length > 0, 'Type a message first');
+
+/** `edit_message`: the room the socket is in, one's own message, and its new text. */
+export const editMessageSchema = z.object({
+  roomName,
+  messageId: messageId('messageId'),
+  text: messageText,
+});
+export type EditMessagePayload = z.input<typeof editMessageSchema>;
+
+/** `delete_message`: the room the socket is in and one's own message. */
+export const deleteMessageSchema = z.object({ roomName, messageId: messageId('messageId') });
+export type DeleteMessagePayload = z.input<typeof deleteMessageSchema>;
+
+/** `react_message`: adds the person's `emoji` to a message, or takes it back if they had. */
+export const reactMessageSchema = z.object({
+  roomName,
+  messageId: messageId('messageId'),
+  emoji: z.enum(REACTION_EMOJI, { message: 'Choose one of the reactions offered' }),
+});
+export type ReactMessagePayload = z.input<typeof reactMessageSchema>;
+
+/** One reaction of a message: how many, the first few names, and whether the reader made it. */
+export const reactionSummarySchema = z.object({
+  emoji: z.enum(REACTION_EMOJI),
+  count: z.number().int().min(1).max(DATABASE_INTEGER_MAX),
+  names: z.array(z.string()).max(REACTION_NAMES_MAX),
+  /** Only where the server knows the reader (history, catch-up); absent in a room broadcast. */
+  mine: z.boolean().optional(),
+});
+export type ReactionSummary = z.infer<typeof reactionSummarySchema>;
+
+/**
+ * `reactions_changed`: all of a message's reactions now. `by` and `emoji` say whose toggle it was
+ * (the server knows), so that person's tabs update their own `mine`; `added` whether it went on.
+ * Sent to that person's own sockets only, at once; the room hears `reactions_batch`.
+ */
+export const reactionsChangedSchema = z.object({
+  roomName: z.string(),
+  messageId: z.string(),
+  reactions: z.array(reactionSummarySchema),
+  by: z.string(),
+  emoji: z.enum(REACTION_EMOJI),
+  added: z.boolean(),
+});
+export type ReactionsChanged = z.infer<typeof reactionsChangedSchema>;
+
+/**
+ * Messages one `reactions_batch` carries at most; the rest go in the next ones, a second later each
+ * (oldest change first). A bound on the bytes a room's reactions cost each member a second: 500
+ * reactions a second, each to another message, would be as many bytes as the messages themselves.
+ */
+export const REACTIONS_BATCH_MAX = 100;
+/** A room's `reactions_batch` goes out at most this often (per process). */
+export const REACTIONS_FANOUT_MS = 1_000;
+
+/**
+ * `reactions_batch`: the room's messages whose reactions changed since the last one, each with
+ * all its reactions now (`[]`: none left), at most once per `REACTIONS_FANOUT_MS` per room and
+ * process, whoever reacted (decision 043): a room of 500 reacting each second costs each member
+ * one frame a second. No `mine`: one payload for the room; a person's own toggles reach their
+ * sockets at once as `reactions_changed`.
+ */
+export const reactionsBatchSchema = z.object({
+  roomName: z.string(),
+  messages: z
+    .array(z.object({ messageId: z.string(), reactions: z.array(reactionSummarySchema) }))
+    .max(REACTIONS_BATCH_MAX),
+});
+export type ReactionsBatch = z.infer<typeof reactionsBatchSchema>;
+
+/** The message a reply quotes: a short excerpt, or none when it was deleted or hidden. */
+export const replyQuoteSchema = z.object({
+  id: z.string(),
+  sender: z.string(),
+  excerpt: z.string().max(REPLY_EXCERPT_MAX),
+  deleted: z.boolean().optional(),
+  hidden: z.boolean().optional(),
+});
+export type ReplyQuote = z.infer<typeof replyQuoteSchema>;
+
+/** `mark_read`: the room the socket joined, read up to (and with) message `messageId`. */
+export const markReadSchema = z.object({ roomName, messageId: messageId('messageId') });
+export type MarkReadPayload = z.input<typeof markReadSchema>;
+
+/** `room_members`: a room the socket joined. */
+export const roomMembersSchema = z.object({ roomName });
+export type RoomMembersPayload = z.input<typeof roomMembersSchema>;
+
+/** One person a message mentions (decision 042): their id and the username as matched. */
+export const mentionSchema = z.object({ userId: z.string(), name: z.string() });
+export type Mention = z.infer<typeof mentionSchema>;
+
+/** One member the composer's `@` list offers: their id and username. */
+export const roomMemberSchema = z.object({ userId: z.string(), name: z.string() });
+export type RoomMember = z.infer<typeof roomMemberSchema>;
+
+/**
+ * One room of `unread_counts`' answer: messages after the person's read marker (by others, up to
+ * `UNREAD_COUNT_MAX`), and whether one of them mentions the person.
+ */
+export const roomUnreadSchema = z.object({
+  roomName: z.string(),
+  unread: z.number().int().min(0).max(UNREAD_COUNT_MAX),
+  mentioned: z.boolean(),
+});
+export type RoomUnread = z.infer<typeof roomUnreadSchema>;
+
 /** A room's rules as its creator sets them (and as `room_metadata` carries them). */
 export const roomRulesSchema = z.object({
   /** 0: off; else one message per this many seconds per person. */
@@ -344,9 +583,78 @@ export type RoomRules = z.infer<typeof roomRulesSchema>;
 export const setRoomRulesSchema = roomRulesSchema.extend({ roomName });
 export type SetRoomRulesPayload = z.input<typeof setRoomRulesSchema>;
 
+/**
+ * `typing`: the person is typing in `roomName` (the room their socket joined), or stopped
+ * (`typing: false`, when they send or clear the box). Ours (decision 044).
+ */
+export const typingSchema = z.object({
+  roomName,
+  typing: z.boolean({ message: 'typing is true or false' }).optional().default(true),
+});
+export type TypingPayload = z.input<typeof typingSchema>;
+
+/**
+ * `watch_items` and `unwatch_items`: up to `ITEM_CARDS_MAX` item ids (UUIDs) whose availability
+ * the socket hears of (decision 045).
+ */
+export const watchItemsSchema = z.object({
+  itemIds: z
+    .array(z.string().regex(ITEM_ID_PATTERN, 'Each item id must be a UUID'), {
+      message: 'itemIds lists item ids',
+    })
+    .min(1, 'Name at least one item')
+    .max(ITEM_CARDS_MAX, `Watch at most ${ITEM_CARDS_MAX} items at once`),
+});
+export type WatchItemsPayload = z.input<typeof watchItemsSchema>;
+
+/** The browser sends `typing` at most this often while the person types. */
+export const TYPING_SEND_INTERVAL_MS = 3_000;
+/** More than one `typing` per socket within this is dropped by the server, without a refusal. */
+export const TYPING_MIN_INTERVAL_MS = 1_000;
+/** A room's `typing_changed` goes out at most this often. */
+export const TYPING_FANOUT_MS = 1_000;
+/** Someone not heard typing for this long is no longer typing (server and browser). */
+export const TYPING_EXPIRE_MS = 5_000;
+/** Names `typing_changed` carries at most; the rest are counted in `others`. */
+export const TYPING_NAMES_MAX = 3;
+/** A room's `presence_changed` goes out at most this often. */
+export const PRESENCE_FANOUT_MS = 2_000;
+/** Names `presence_changed` carries at most; `count` says how many are here in all. */
+export const PRESENCE_NAMES_MAX = 50;
+
+/** `typing_changed`: who is typing in the room now (the first few names, and how many more). */
+export interface TypingChanged {
+  roomName: string;
+  names: string[];
+  /** The ids of the people `names` lists, in order, so a browser can leave its own person out. */
+  userIds: string[];
+  /** People typing besides `names`. */
+  others: number;
+}
+
+/** `presence_changed`: how many people are in the room now, and the first names in order. */
+export interface PresenceChanged {
+  roomName: string;
+  count: number;
+  names: string[];
+}
+
+/** "Ada is typing…", "Ada and Bo are typing…", "Ada and 3 others are typing…", or ''. */
+export function typingText({ names, others }: Pick<TypingChanged, 'names' | 'others'>): string {
+  if (names.length === 0) return '';
+  if (others > 0) {
+    const listed =
+      names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')}, ${names.at(-1)}`;
+    return `${listed} and ${others} ${others === 1 ? 'other' : 'others'} are typing…`;
+  }
+  if (names.length === 1) return `${names[0]} is typing…`;
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)} are typing…`;
+}
+
 /** `moderation_notice`: what a moderator did to this person, why, and until when. */
 export interface ModerationNotice {
-  action: 'mute' | 'remove';
+  /** `lift` (decision 044): a librarian ended a mute early; the person may post again. */
+  action: 'mute' | 'remove' | 'lift';
   /** The room, or null for a mute in every room. */
   roomName: string | null;
   reason: string;
@@ -387,6 +695,22 @@ export const chatMessageSchema = z.object({
   isStaff: z.boolean().optional(),
   /** Ours (decision 040): hidden by a moderator; `content` is then `MODERATION_TEXT.hidden`. */
   hidden: z.boolean().optional(),
+  /** Ours (decision 043): the message this one replies to. */
+  replyTo: replyQuoteSchema.optional(),
+  /** Ours (decision 043): when its sender last edited it. */
+  editedAt: z.string().optional(),
+  /** Ours (decision 043): deleted by its sender; `content` is then `THREADS_TEXT.deleted`. */
+  deleted: z.boolean().optional(),
+  /**
+   * Ours (decision 043): its reactions, in history; `message_updated` leaves them out (the client
+   * keeps those it holds) except on a catch-up, which always says.
+   */
+  reactions: z.array(reactionSummarySchema).optional(),
+  /**
+   * Ours (decision 042): the people it mentions, resolved by the server against the room's
+   * members; left out when it mentions nobody.
+   */
+  mentions: z.array(mentionSchema).max(MENTIONS_PER_MESSAGE_MAX).optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -400,6 +724,8 @@ export const roomMetadataSchema = z.object({
   isDemo: z.boolean().optional(),
   /** Ours (decision 040): the room's rules, left out while none is set. */
   rules: roomRulesSchema.optional(),
+  /** Ours (decision 045): the catalogue item the room discusses, left out for other rooms. */
+  itemId: z.string().optional(),
 });
 export type RoomMetadata = z.infer<typeof roomMetadataSchema>;
 
@@ -413,6 +739,11 @@ export interface RoomHistoryInfo {
    * once was missed): these are the latest messages, to show instead of everything held.
    */
   replace?: boolean;
+  /**
+   * Ours (decision 042): the last message this person had read in the room before this join,
+   * when they had been here before; the browser draws "New messages" above the next one.
+   */
+  lastReadId?: string;
 }
 
 /**
@@ -422,7 +753,17 @@ export interface RoomHistoryInfo {
  * client acts on, as the HTTP error shape's does (`EMAIL_NOT_VERIFIED_CODE`).
  */
 export type Ack =
-  | { ok: true; id?: string; history?: ChatMessage[]; hasMore?: boolean; message?: string }
+  | {
+      ok: true;
+      id?: string;
+      history?: ChatMessage[];
+      hasMore?: boolean;
+      message?: string;
+      /** `unread_counts` (decision 042). */
+      unread?: RoomUnread[];
+      /** `room_members` (decision 042). */
+      members?: RoomMember[];
+    }
   | { ok: false; message: string; retryAfter?: number; code?: string };
 type AckFn = (answer: Ack) => void;
 
@@ -438,6 +779,16 @@ export interface ClientToServerEvents {
   report_abuse: (payload: ReportAbusePayload, ack?: AckFn) => void;
   report_message: (payload: ReportMessagePayload, ack?: AckFn) => void;
   set_room_rules: (payload: SetRoomRulesPayload, ack?: AckFn) => void;
+  edit_message: (payload: EditMessagePayload, ack?: AckFn) => void;
+  delete_message: (payload: DeleteMessagePayload, ack?: AckFn) => void;
+  react_message: (payload: ReactMessagePayload, ack?: AckFn) => void;
+  typing: (payload: TypingPayload, ack?: AckFn) => void;
+  watch_items: (payload: WatchItemsPayload, ack?: AckFn) => void;
+  unwatch_items: (payload: WatchItemsPayload, ack?: AckFn) => void;
+  mark_read: (payload: MarkReadPayload, ack?: AckFn) => void;
+  /** No payload (as `leave_room`): the answer is the caller's own. */
+  unread_counts: (ack?: AckFn) => void;
+  room_members: (payload: RoomMembersPayload, ack?: AckFn) => void;
 }
 
 /** Server → client events. */
@@ -451,6 +802,11 @@ export interface ServerToClientEvents extends NoticeServerEvents {
   chat_error: (payload: { message: string }) => void;
   message_updated: (message: ChatMessage) => void;
   moderation_notice: (notice: ModerationNotice) => void;
+  reactions_changed: (payload: ReactionsChanged) => void;
+  reactions_batch: (payload: ReactionsBatch) => void;
+  typing_changed: (payload: TypingChanged) => void;
+  presence_changed: (payload: PresenceChanged) => void;
+  item_availability: (payload: ItemAvailability) => void;
 }
 
 /**

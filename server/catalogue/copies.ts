@@ -178,7 +178,8 @@ export async function addCopy(
         );
         await recordCopyChange(trx, itemId, editor, 'copy_added', added);
       }
-      if (row.status === 'available') await offerFreedCopies(trx, itemId, now);
+      // Offered to the waiting list first; any new copy also moves the counts cards show.
+      await offerFreedCopies(trx, itemId, now);
       return row;
     });
   } catch (error) {
@@ -239,7 +240,9 @@ export async function updateCopy(
           ...changes,
         });
       }
-      if (row.status === 'available' && copy.status !== 'available') {
+      // A copy back on the shelf goes to the waiting list first; any change of status moves what
+      // is free, which the seam tells the chat's cards (decision 045).
+      if (row.status !== copy.status) {
         await offerFreedCopies(trx, copy.item_id, now);
       }
       return row;

@@ -8,7 +8,7 @@ import {
 import { MODERATION_TEXT, type ReportReason, type RoomRules } from '#contract/socket/chat.ts';
 import type { Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
-import type { MessageRow, RoomRow } from './store.ts';
+import { replyQuoteColumn, type MessageRow, type RoomRow } from './store.ts';
 
 /*
  * Moderation by people (issue 26, decision 040): members' reports of messages, the librarians'
@@ -24,6 +24,9 @@ const messageColumns = [
   'm.is_system',
   'm.sender_is_staff',
   'm.hidden_at',
+  'm.edited_at',
+  'm.deleted_at',
+  replyQuoteColumn('m'),
   'm.created_at',
 ] as const;
 
@@ -211,7 +214,7 @@ export async function setRoomRules(
 }
 
 /** The people a moderator acts on, as the history names them. */
-async function personName(db: Kysely<Database>, userId: string | null): Promise<string> {
+export async function personName(db: Kysely<Database>, userId: string | null): Promise<string> {
   if (!userId) return '';
   const row = await db
     .selectFrom('users')
@@ -228,7 +231,7 @@ async function personName(db: Kysely<Database>, userId: string | null): Promise<
 export interface ActionRow {
   id: string;
   actor_name: string;
-  action: 'dismiss' | 'hide' | 'restore' | 'mute' | 'remove';
+  action: 'dismiss' | 'hide' | 'restore' | 'mute' | 'remove' | 'lift';
   target_name: string;
   target_user_id: string | null;
   room_name: string;
@@ -240,7 +243,7 @@ export interface ActionRow {
   ends_at: Date | null;
 }
 
-const actionColumns = [
+export const actionColumns = [
   sql<string>`id::text`.as('id'),
   'actor_name',
   'action',
@@ -309,7 +312,8 @@ export async function applyModerationAction(
     if (kind === 'hide' || kind === 'restore') {
       const hidden = await trx
         .updateTable('chat_messages')
-        .set({ hidden_at: kind === 'hide' ? sql<Date>`now()` : null })
+        // changed_at: a member reconnecting is sent the message again (decision 043).
+        .set({ hidden_at: kind === 'hide' ? sql<Date>`now()` : null, changed_at: sql<Date>`now()` })
         .where('id', '=', sql<string>`${message.id}::bigint`)
         .returning('hidden_at')
         .executeTakeFirstOrThrow();

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { HISTORY_PAGE } from '#contract/socket/chat.ts';
+import { HISTORY_PAGE, type Mention, type ReactionSummary } from '#contract/socket/chat.ts';
 import type { Database } from '../db/schema.ts';
 import { nameSkeleton } from './names.ts';
 
@@ -24,6 +24,8 @@ export interface RoomRow {
   words?: string[];
   members_only_since?: Date | null;
   rules?: string;
+  /** The catalogue item the room discusses (decision 045); absent counts as none. */
+  item_id?: string | null;
   created_at: Date;
 }
 
@@ -38,8 +40,40 @@ export interface MessageRow {
   sender_is_staff?: boolean;
   /** Hidden by a moderator (decision 040); absent counts as shown. */
   hidden_at?: Date | null;
+  /** Edited or deleted by its sender (decision 043); absent counts as neither. */
+  edited_at?: Date | null;
+  deleted_at?: Date | null;
+  /** The message it replies to, as `replyQuoteColumn` reads it; absent or null: none. */
+  reply?: ReplyRow | null;
+  /** Its reactions for one reader (`server/chat/threads.ts`), when the caller attached them. */
+  reactions?: ReactionSummary[];
+  /** The people it mentions (`server/chat/mentions.ts`, decision 042), when the caller attached them. */
+  mentions?: Mention[];
   created_at: Date;
 }
+
+/** The message a reply quotes, as stored (the presenter shortens it, or hides it). */
+export interface ReplyRow {
+  id: string;
+  sender: string;
+  content: string;
+  hidden: boolean;
+  deleted: boolean;
+}
+
+/** Characters of the original a reply's quote reads; the presenter makes the excerpt of them. */
+export const QUOTED_CHARS = 400;
+
+/**
+ * The quoted message of a reply as one JSON column (null for a message that replies to none), for
+ * a select from `chat_messages` under the name `table`: no join, so every query that reads
+ * messages gets it by adding this column.
+ */
+export const replyQuoteColumn = (table: string) =>
+  sql<ReplyRow | null>`(SELECT json_build_object('id', q.id::text, 'sender', q.sender_name,
+    'content', left(q.content, ${QUOTED_CHARS}), 'hidden', q.hidden_at IS NOT NULL,
+    'deleted', q.deleted_at IS NOT NULL)
+    FROM chat_messages q WHERE q.id = ${sql.ref(`${table}.reply_to`)})`.as('reply');
 
 // The id goes out as text (a bigint does not fit a JavaScript number); sort by the column itself,
 // `chat_messages.id`, never by this text alias.
@@ -51,6 +85,9 @@ const messageColumns = [
   'is_system',
   'sender_is_staff',
   'hidden_at',
+  'edited_at',
+  'deleted_at',
+  replyQuoteColumn('chat_messages'),
   'created_at',
 ] as const;
 
@@ -89,7 +126,14 @@ export async function findRoom(db: Kysely<Database>, name: string): Promise<Room
  */
 export async function createRoom(
   db: Kysely<Database>,
-  room: { name: string; description: string; creatorId: string; creatorName: string },
+  room: {
+    name: string;
+    description: string;
+    creatorId: string;
+    creatorName: string;
+    /** The catalogue item the room discusses (decision 045). */
+    itemId?: string;
+  },
 ): Promise<RoomRow | undefined> {
   // No conflict target: either unique index refuses it, the name ignoring case or its skeleton.
   return db
@@ -100,6 +144,7 @@ export async function createRoom(
       creator_id: room.creatorId,
       creator_name: room.creatorName,
       name_skeleton: nameSkeleton(room.name),
+      ...(room.itemId ? { item_id: room.itemId } : {}),
     })
     .onConflict((conflict) => conflict.doNothing())
     .returningAll()
@@ -168,6 +213,8 @@ export interface NewMessage {
   clientId?: string;
   /** The sender is a librarian (their role, as the server knows it): the forum badges it. */
   senderIsStaff?: boolean;
+  /** The message it replies to, already found in the same room (decision 043). */
+  replyTo?: string;
 }
 
 /**
@@ -193,15 +240,17 @@ export async function insertMessagesIfOpen(
   const values = sql.join(
     messages.map(
       (message, order) =>
-        sql`(${message.roomId}::uuid, ${message.senderId}, ${message.senderName}, ${message.content}, ${message.clientId ?? null}::uuid, ${message.senderIsStaff ?? false}::boolean, ${order}::int, ${firstOfSender[order]}::boolean)`,
+        sql`(${message.roomId}::uuid, ${message.senderId}, ${message.senderName}, ${message.content}, ${message.clientId ?? null}::uuid, ${message.senderIsStaff ?? false}::boolean, ${order}::int, ${firstOfSender[order]}::boolean, ${message.replyTo ?? null}::bigint)`,
     ),
   );
   // A message whose sender already has one of its client id is skipped (the unique index
   // decides, so two sends of it at once, here or on another process, store it once).
-  const { rows } = await sql<MessageRow & { room_id: string; client_id: string | null }>`
-    INSERT INTO chat_messages (room_id, sender_id, sender_name, content, client_id, sender_is_staff)
-    SELECT v.room_id, v.sender_id, v.sender_name, v.content, v.client_id, v.sender_is_staff
-    FROM (VALUES ${values}) AS v (room_id, sender_id, sender_name, content, client_id, sender_is_staff, ord, first_of_sender)
+  const { rows } = await sql<
+    MessageRow & { room_id: string; client_id: string | null; reply_to: string | null }
+  >`
+    INSERT INTO chat_messages (room_id, sender_id, sender_name, content, client_id, sender_is_staff, reply_to)
+    SELECT v.room_id, v.sender_id, v.sender_name, v.content, v.client_id, v.sender_is_staff, v.reply_to
+    FROM (VALUES ${values}) AS v (room_id, sender_id, sender_name, content, client_id, sender_is_staff, ord, first_of_sender, reply_to)
     JOIN chat_rooms r ON r.id = v.room_id AND NOT r.abuse_detected
     -- The rules of decision 040, here so that every process enforces the same: no mute or
     -- removal in force, slow mode's window, and a members-only room's members.
@@ -224,7 +273,7 @@ export async function insertMessagesIfOpen(
     ORDER BY v.ord
     ON CONFLICT (sender_id, client_id) WHERE client_id IS NOT NULL DO NOTHING
     RETURNING id::text AS id, room_id, sender_id, sender_name, content, is_system, sender_is_staff,
-      hidden_at, created_at, client_id::text AS client_id
+      hidden_at, created_at, client_id::text AS client_id, reply_to::text AS reply_to
   `.execute(db);
   // RETURNING gives no position back, so rows are matched by what they hold. Messages that hold
   // the same are interchangeable; each still gets its own row, and the earlier one the lower id.
@@ -235,10 +284,14 @@ export async function insertMessagesIfOpen(
     name: string,
     content: string,
     clientId: string | null | undefined,
-  ) => JSON.stringify([room, sender, name, content, clientId?.toLowerCase() ?? null]);
+    replyTo: string | null | undefined,
+  ) =>
+    JSON.stringify([room, sender, name, content, clientId?.toLowerCase() ?? null, replyTo ?? null]);
   const stored = new Map<string, MessageRow[]>();
-  for (const { room_id, client_id, ...row } of rows.sort((a, b) => compareIds(a.id, b.id))) {
-    const at = key(room_id, row.sender_id, row.sender_name, row.content, client_id);
+  for (const { room_id, client_id, reply_to, ...row } of rows.sort((a, b) =>
+    compareIds(a.id, b.id),
+  )) {
+    const at = key(room_id, row.sender_id, row.sender_name, row.content, client_id, reply_to);
     stored.set(at, [...(stored.get(at) ?? []), row]);
   }
   return messages.map((message) =>
@@ -250,6 +303,7 @@ export async function insertMessagesIfOpen(
           message.senderName,
           message.content,
           message.clientId,
+          message.replyTo,
         ),
       )
       ?.shift(),

@@ -41,6 +41,8 @@ export interface Reply {
   links: ChatbotLink[];
   /** What the library's own data says, for a model to write from (empty: nothing to ground). */
   facts: string[];
+  /** The assistant could not answer (its "not sure" reply): counted for library insights. */
+  unanswered?: true;
 }
 
 /** What the assistant reads from. */
@@ -179,6 +181,7 @@ function notSure(config: Config, lead: string, title?: string): Reply {
     text: `${lead} If the library does not have what you need, you can ask for it with the request form, or contact the library at ${library.phone} or ${library.email}.`,
     links: title ? [requestThisLink(title), LINKS.request] : [LINKS.request],
     facts: [],
+    unanswered: true,
   };
 }
 

@@ -307,11 +307,14 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   chat_rooms: ChatRoomsTable;
   chat_messages: ChatMessagesTable;
+  chat_message_reactions: ChatMessageReactionsTable;
   chat_servers: ChatServersTable;
   chat_presence: ChatPresenceTable;
   chat_send_times: ChatSendTimesTable;
   chat_reports: ChatReportsTable;
   chat_room_members: ChatRoomMembersTable;
+  chat_mentions: ChatMentionsTable;
+  chat_read_markers: ChatReadMarkersTable;
   chat_message_reports: ChatMessageReportsTable;
   chat_sanctions: ChatSanctionsTable;
   moderation_actions: ModerationActionsTable;
@@ -326,8 +329,11 @@ export interface Database {
   insight_daily: InsightDailyTable;
 }
 
-/** What library insights count (issue 27). */
-export type InsightKind = 'search' | 'search_empty' | 'view' | 'open';
+/**
+ * What library insights count (issue 27); `chatbot_unanswered`: a question the Digi Chatbot could
+ * not answer, its grouping key (server/insights/questions.ts) as the scope.
+ */
+export type InsightKind = 'search' | 'search_empty' | 'view' | 'open' | 'chatbot_unanswered';
 
 /** Raw insight events of the retention window, keyed by a daily hash of the person. */
 export interface InsightEventsTable {
@@ -448,6 +454,8 @@ export interface ChatRoomsTable {
   >;
   /** Shown to a person on joining. */
   rules: ColumnType<string, string | undefined, string>;
+  /** The catalogue item the room discusses ("Discuss this book", decision 045), at most one room each. */
+  item_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
@@ -456,6 +464,25 @@ export interface ChatRoomMembersTable {
   room_id: string;
   user_id: string;
   joined_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** Who a message mentions (decision 042), resolved by the server against the room's members. */
+export interface ChatMentionsTable {
+  /** bigint, read as text. */
+  message_id: string;
+  user_id: string;
+  room_id: string;
+  /** The username as matched. */
+  name: string;
+}
+
+/** How far a person has read a room (decision 042): the last message id they saw. */
+export interface ChatReadMarkersTable {
+  user_id: string;
+  room_id: string;
+  /** bigint, read as text. */
+  last_read_id: ColumnType<string, string | number | undefined, string | number>;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
 /** A member's report of one message (decision 040): one per person per message. */
@@ -485,7 +512,8 @@ export interface ModerationActionsTable {
   id: Generated<string>;
   actor_id: string | null;
   actor_name: string;
-  action: 'dismiss' | 'hide' | 'restore' | 'mute' | 'remove';
+  /** `lift`: a mute or removal ended early (decision 044). */
+  action: 'dismiss' | 'hide' | 'restore' | 'mute' | 'remove' | 'lift';
   target_user_id: string | null;
   target_name: ColumnType<string, string | undefined, string>;
   message_id: string | null;
@@ -512,6 +540,23 @@ export interface ChatMessagesTable {
   client_id: ColumnType<string | null, string | null | undefined, never>;
   /** Hidden by a moderator: kept, shown as removed (decision 040). */
   hidden_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The message this one replies to (decision 043). */
+  reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The sender's last edit (decision 043). */
+  edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Deleted by its sender: kept for the moderators, shown as deleted (decision 043). */
+  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The last edit, deletion, hide, restore or reaction: what a catch-up resends. */
+  changed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** One person's reaction to a message (decision 043): one per message, person and emoji. */
+export interface ChatMessageReactionsTable {
+  message_id: string;
+  user_id: string;
+  user_name: string;
+  emoji: string;
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 
@@ -652,7 +697,13 @@ export interface NoticesTable {
   id: Generated<string>;
   user_id: string;
   kind:
-    'hold_offered' | 'pickup_reminder' | 'due_soon' | 'overdue' | 'request_status' | 'moderation';
+    | 'hold_offered'
+    | 'pickup_reminder'
+    | 'due_soon'
+    | 'overdue'
+    | 'request_status'
+    | 'moderation'
+    | 'mention';
   /** Names the fact reported; unique per person, so a notice is never made twice. */
   dedupe_key: string;
   title: string;

@@ -124,6 +124,7 @@ const HINTS: Record<string, fc.Arbitrary<unknown>> = {
   // Message ids: digits, refined to what a `bigint` holds, which no pattern says.
   before: fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }).map(String),
   after: fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }).map(String),
+  replyTo: fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }).map(String),
   // Refined: off, or a span of seconds.
   slowModeSeconds: fc.oneof(fc.constant(0), fc.integer({ min: SLOW_MODE_MIN, max: SLOW_MODE_MAX })),
   // Refined: one of the periods a librarian may choose.
@@ -141,6 +142,36 @@ const CUSTOM: Record<
   string,
   { reason: string; arbitrary: (base: fc.Arbitrary<unknown>) => fc.Arbitrary<unknown> }
 > = {
+  // Decision 043: a message id refined to what a `bigint` holds, and an edit's text not blank.
+  editMessageSchema: {
+    reason: 'refined: a message id within bigint, and text that is not blank',
+    arbitrary: (base) =>
+      fc
+        .tuple(base, fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }), enteredText(1, 2000))
+        .map(([value, id, text]) => ({ ...(value as object), messageId: String(id), text })),
+  },
+  deleteMessageSchema: {
+    reason: 'refined: a message id within bigint',
+    arbitrary: (base) =>
+      fc
+        .tuple(base, fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }))
+        .map(([value, id]) => ({ ...(value as object), messageId: String(id) })),
+  },
+  reactMessageSchema: {
+    reason: 'refined: a message id within bigint',
+    arbitrary: (base) =>
+      fc
+        .tuple(base, fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }))
+        .map(([value, id]) => ({ ...(value as object), messageId: String(id) })),
+  },
+  // Decision 042: the message read up to, an id refined to what a `bigint` holds.
+  markReadSchema: {
+    reason: 'refined: a message id within bigint',
+    arbitrary: (base) =>
+      fc
+        .tuple(base, fc.bigInt({ min: 1n, max: DATABASE_BIGINT_MAX }))
+        .map(([value, id]) => ({ ...(value as object), messageId: String(id) })),
+  },
   emailSchema: {
     reason: 'a trimmed, lower-cased pipe into z.email(): its JSON Schema is any short string',
     arbitrary: () => email,

@@ -36,7 +36,7 @@ export async function ownInsightEvents(
     .orderBy('subject')
     .execute();
   return {
-    note: `Searches, item views and course materials opened, as counted for the library's insights. Kept for ${options.retentionDays} days under a daily code made from your account that cannot be traced back to you without the server's secret, then reduced to daily totals that keep nothing about you.`,
+    note: `Searches, item views, course materials opened and questions the chatbot could not answer, as counted for the library's insights. Kept for ${options.retentionDays} days under a daily code made from your account that cannot be traced back to you without the server's secret, then reduced to daily totals that keep nothing about you.`,
     events: rows.map((row) => ({
       day: row.day,
       what: row.kind,

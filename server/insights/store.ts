@@ -201,7 +201,71 @@ async function roomInsights(db: Kysely<Database>, window: InsightsWindow) {
     SELECT count(DISTINCT room_id)::int AS rooms FROM chat_messages
     WHERE created_at >= ${window.start} AND created_at < ${window.end} AND NOT is_system
   `.execute(db);
-  return { messagesByDay, activeRooms: rows[0]?.rooms ?? 0 };
+  // How many of each kind, never who acted nor on whom.
+  const { rows: moderationByDay } = await sql<{ day: string; action: string; count: number }>`
+    SELECT to_char(created_at AT TIME ZONE ${window.timeZone}, 'YYYY-MM-DD') AS day, action,
+      count(*)::int AS count
+    FROM moderation_actions
+    WHERE created_at >= ${window.start} AND created_at < ${window.end}
+    GROUP BY day, action
+    ORDER BY day, action
+  `.execute(db);
+  return { messagesByDay, activeRooms: rows[0]?.rooms ?? 0, moderationByDay };
+}
+
+/** Most wordings a group of unanswered chatbot questions lists. */
+const QUESTION_VARIANTS = 10;
+
+/**
+ * The chatbot's unanswered questions of the window, grouped by their key (the events' scope,
+ * server/insights/questions.ts), groups asked by at least 5 distinct people on one day, most
+ * asked first, each with its wordings. A group's people on a day are its raw events' distinct
+ * person keys across all its wordings; on a reduced day the largest of its wordings' numbers,
+ * never their sum, so the number never exceeds the people there were.
+ */
+async function unansweredQuestions(db: Kysely<Database>, window: InsightsWindow) {
+  const kind: InsightKind = 'chatbot_unanswered';
+  const { rows: groups } = await sql<{ key: string; count: number }>`
+    SELECT scope AS key, sum(count)::int AS count
+    FROM (
+      SELECT day, scope, sum(count)::int AS count, count(DISTINCT person)::int AS people
+      FROM insight_events
+      WHERE kind = ${kind} AND day BETWEEN ${window.from} AND ${window.to}
+      GROUP BY day, scope
+      UNION ALL
+      SELECT day, scope, sum(count)::int AS count, max(people)::int AS people
+      FROM insight_daily
+      WHERE kind = ${kind} AND day BETWEEN ${window.from} AND ${window.to}
+      GROUP BY day, scope
+    ) AS days
+    GROUP BY scope
+    HAVING max(people) >= ${INSIGHTS_MIN_PEOPLE}
+    ORDER BY count DESC, scope
+    LIMIT ${INSIGHTS_TOP}
+  `.execute(db);
+  if (groups.length === 0) return [];
+  const keys = groups.map((group) => group.key);
+  const { rows: wordings } = await sql<{ key: string; subject: string; count: number }>`
+    SELECT scope AS key, subject, sum(count)::int AS count
+    FROM (
+      SELECT scope, subject, count FROM insight_events
+      WHERE kind = ${kind} AND day BETWEEN ${window.from} AND ${window.to}
+        AND scope IN (${sql.join(keys)})
+      UNION ALL
+      SELECT scope, subject, count FROM insight_daily
+      WHERE kind = ${kind} AND day BETWEEN ${window.from} AND ${window.to}
+        AND scope IN (${sql.join(keys)})
+    ) AS asked
+    GROUP BY scope, subject
+    ORDER BY count DESC, length(subject), subject
+  `.execute(db);
+  return groups.map((group) => {
+    const variants = wordings
+      .filter((row) => row.key === group.key)
+      .slice(0, QUESTION_VARIANTS)
+      .map((row) => ({ wording: row.subject, questions: row.count }));
+    return { wording: variants[0]?.wording ?? group.key, questions: group.count, variants };
+  });
 }
 
 /** Every panel of the insights screen for one window. */
@@ -237,6 +301,7 @@ export async function libraryInsights(db: Kysely<Database>, window: InsightsWind
     requests: await requestInsights(db, window),
     pickups: await pickupInsights(db, window, now),
     rooms: await roomInsights(db, window),
+    chatbotUnanswered: await unansweredQuestions(db, window),
   };
 }
 
@@ -278,10 +343,13 @@ export async function myMaterialOpens(
   });
 }
 
-/** What needs the desk today: pickups of today still waiting, overdue loans, pending requests. */
+/**
+ * What needs the desk today: pickups of today still waiting, overdue loans, pending requests, and
+ * messages with open reports (the moderation queue's entries).
+ */
 export async function deskToday(db: Kysely<Database>, now: Date, timeZone: string) {
   const today = localDate(now, timeZone);
-  const [pickups, overdue, requests] = await Promise.all([
+  const [pickups, overdue, requests, reports] = await Promise.all([
     db
       .selectFrom('reservations')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -299,11 +367,17 @@ export async function deskToday(db: Kysely<Database>, now: Date, timeZone: strin
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('status', '=', 'pending')
       .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('chat_message_reports')
+      .select(sql<number>`count(DISTINCT message_id)`.as('n'))
+      .where('resolved_at', 'is', null)
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     pickupsWaiting: Number(pickups.n),
     overdueLoans: Number(overdue.n),
     openRequests: Number(requests.n),
+    openReports: Number(reports.n),
   };
 }
 

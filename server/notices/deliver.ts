@@ -1,5 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { NOTICE_KIND_LABELS, type NoticeKind } from '#contract/http/notices.ts';
+import {
+  NOTICE_KIND_LABELS,
+  NOTICE_KINDS_EMAIL_OFF_BY_DEFAULT,
+  type NoticeKind,
+} from '#contract/http/notices.ts';
 import { ROUTES } from '#contract/routes.ts';
 import type { Database } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -98,6 +102,21 @@ export async function deliverPendingNotices(context: DeliveryContext): Promise<D
             .whereRef('p.kind', '=', 'notices.kind')
             .where('p.email', '=', false),
         ),
+        // A kind whose e-mail is off by default (mentions, decision 042) goes only to those who
+        // turned it on.
+        eb.and([
+          eb('notices.kind', 'in', [...NOTICE_KINDS_EMAIL_OFF_BY_DEFAULT]),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('notice_preferences as p')
+                .select('p.kind')
+                .whereRef('p.user_id', '=', 'notices.user_id')
+                .whereRef('p.kind', '=', 'notices.kind')
+                .where('p.email', '=', true),
+            ),
+          ),
+        ]),
         eb.exists(
           eb
             .selectFrom('users as u')
@@ -132,7 +151,12 @@ export async function deliverPendingNotices(context: DeliveryContext): Promise<D
       ])
       .select((eb) => [
         sql<string>`coalesce(nullif(u.first_name, ''), u.name)`.as('greeting'),
-        eb.fn.coalesce('p.email', eb.val(true)).as('emailOn'),
+        eb.fn
+          .coalesce(
+            'p.email',
+            sql<boolean>`n.kind NOT IN (${sql.join([...NOTICE_KINDS_EMAIL_OFF_BY_DEFAULT])})`,
+          )
+          .as('emailOn'),
       ])
       .where('n.id', '=', claim.id)
       .executeTakeFirst();

@@ -1,5 +1,10 @@
 import { type Kysely, type Selectable, type Transaction } from 'kysely';
-import { NOTICE_KINDS, type NoticeKind, type NoticePreferences } from '#contract/http/notices.ts';
+import {
+  NOTICE_KINDS,
+  NOTICE_KINDS_EMAIL_OFF_BY_DEFAULT,
+  type NoticeKind,
+  type NoticePreferences,
+} from '#contract/http/notices.ts';
 import { DATABASE_BIGINT_MAX } from '#contract/limits.ts';
 import type { Database, NoticesTable } from '../db/schema.ts';
 
@@ -153,17 +158,19 @@ export async function markNoticesRead(
   return unreadCount(db, userId);
 }
 
-/** `userId`'s e-mail choice for every kind: on unless they turned it off. */
+/**
+ * `userId`'s e-mail choice for every kind: on unless they turned it off, or for the kinds of
+ * `NOTICE_KINDS_EMAIL_OFF_BY_DEFAULT` (mentions, decision 042) off unless they turned it on.
+ */
 export async function noticePreferences(db: Db, userId: string): Promise<NoticePreferences> {
   const rows = await db
     .selectFrom('notice_preferences')
     .select(['kind', 'email'])
     .where('user_id', '=', userId)
     .execute();
-  const email = Object.fromEntries(NOTICE_KINDS.map((kind) => [kind, true])) as Record<
-    NoticeKind,
-    boolean
-  >;
+  const email = Object.fromEntries(
+    NOTICE_KINDS.map((kind) => [kind, !NOTICE_KINDS_EMAIL_OFF_BY_DEFAULT.includes(kind)]),
+  ) as Record<NoticeKind, boolean>;
   for (const row of rows) email[row.kind] = row.email;
   return { email };
 }

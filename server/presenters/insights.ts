@@ -66,10 +66,40 @@ export function insightsCsv(insights: InsightsResponse, panel: InsightsPanel): s
         ['weekday', 'hour', 'pickups'],
         insights.pickups.cells.map((row) => [row.weekday, row.hour, row.count]),
       );
-    case 'rooms':
+    case 'rooms': {
+      // One row a day with messages or moderation, one column per kind of action taken.
+      const { messagesByDay, moderationByDay } = insights.rooms;
+      const actions = [...new Set(moderationByDay.map((row) => row.action))].sort();
+      const days = [
+        ...new Set([
+          ...messagesByDay.map((row) => row.day),
+          ...moderationByDay.map((row) => row.day),
+        ]),
+      ].sort();
       return csv(
-        ['day', 'messages'],
-        insights.rooms.messagesByDay.map((row) => [row.day, row.messages]),
+        ['day', 'messages', ...actions],
+        days.map((day) => [
+          day,
+          messagesByDay.find((row) => row.day === day)?.messages ?? 0,
+          ...actions.map(
+            (action) =>
+              moderationByDay.find((row) => row.day === day && row.action === action)?.count ?? 0,
+          ),
+        ]),
+      );
+    }
+    case 'chatbot-unanswered':
+      // One row per wording, under its group's representative wording and total.
+      return csv(
+        ['group', 'group_questions', 'wording', 'questions'],
+        insights.chatbotUnanswered.flatMap((group) =>
+          group.variants.map((variant) => [
+            group.wording,
+            group.questions,
+            variant.wording,
+            variant.questions,
+          ]),
+        ),
       );
   }
 }

@@ -3,6 +3,7 @@ import { OFFER_HOURS, QUEUED_HOLDS_MAX, type HoldStatus } from '#contract/http/h
 import { isUuid } from '../db/ids.ts';
 import type { Database } from '../db/schema.ts';
 import { Refusal } from '../refusal.ts';
+import { availabilityChanged } from './availability.ts';
 import { claimsOn, holdsCopy, liveOffer, unclaimedCopies } from './claims.ts';
 
 const NOT_QUEUEABLE = 'That book is not in the reservation catalogue.';
@@ -43,6 +44,9 @@ export async function offerFreedCopies(
     .forUpdate()
     .executeTakeFirst();
   if (!item) return 0;
+  // Every change of the item's availability passes here, holding the row: the one seam that
+  // tells the cards shown in chat rooms (decision 045).
+  availabilityChanged(trx, itemId);
   await trx
     .updateTable('queued_holds')
     .set({ status: 'expired', updated_at: now })

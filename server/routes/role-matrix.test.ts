@@ -211,6 +211,10 @@ const DRIVERS: Record<string, Driver> = {
     return client.delete(`/api/users/reservations/${id}`);
   },
   'GET /api/users/holds': ({ client }) => client.get('/api/users/holds'),
+  'GET /api/items/cards': async ({ client }) =>
+    client.get(`/api/items/cards?ids=${await bookIdOf('book-a-christmas-carol')}`),
+  'POST /api/items/:id/room': async ({ client }) =>
+    client.post(`/api/items/${await bookIdOf('book-a-christmas-carol')}/room`, {}),
   // The demo's A Christmas Carol has its only copy out: a waiting list anyone may join.
   'POST /api/users/holds': async ({ client }) =>
     client.post('/api/users/holds', { bookId: await bookIdOf('book-a-christmas-carol') }),
@@ -229,6 +233,11 @@ const DRIVERS: Record<string, Driver> = {
       messageId: await aChatMessageId(),
       action: 'dismiss',
       reason: 'Looked at it: nothing wrong.',
+    }),
+  // A fresh mute for each call: ending one that has ended is a 409.
+  'POST /api/moderation/sanctions/:id/end': async ({ client }) =>
+    client.post(`/api/moderation/sanctions/${await aSanctionId()}/end`, {
+      reason: 'Apologised.',
     }),
   'POST /api/notices/read': ({ client }) => client.post('/api/notices/read', { all: true }),
   'GET /api/users/me/notices': ({ client }) => client.get('/api/users/me/notices'),
@@ -462,6 +471,24 @@ async function aChatMessageId(): Promise<string> {
     content: 'A message to moderate',
   });
   return message.id;
+}
+
+/** A new mute in force of some person, everywhere, for an hour. */
+async function aSanctionId(): Promise<string> {
+  const db = testApp.database.db;
+  const person = await db.selectFrom('users').select(['id']).limit(1).executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('chat_sanctions')
+    .values({
+      user_id: person.id,
+      room_id: null,
+      kind: 'mute',
+      reason: 'For the matrix.',
+      ends_at: new Date(Date.now() + 3_600_000),
+    })
+    .returning(sql<string>`id::text`.as('id'))
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 async function bookIdOf(sourceId: string): Promise<string> {
@@ -722,6 +749,11 @@ describe('the role matrix in docs/role-matrix.md', () => {
         await join(socket, reported.roomName);
         return emitAck(socket, 'report_message', { messageId: reported.id, reason: 'spam' });
       },
+      // In a room that exists already: the owner's open rooms are capped (20).
+      typing: async (socket) => {
+        await join(socket, reported.roomName);
+        return emitAck(socket, 'typing', { roomName: reported.roomName });
+      },
       set_room_rules: async (socket) =>
         emitAck(socket, 'set_room_rules', {
           roomName: reported.roomName,
@@ -730,6 +762,48 @@ describe('the role matrix in docs/role-matrix.md', () => {
           membersOnly: false,
           rules: 'Be kind.',
         }),
+      edit_message: async (socket) => {
+        // The reported message's room: the owner's open rooms are counted.
+        const roomName = reported.roomName;
+        await join(socket, roomName);
+        const own = (await emitAck(socket, 'send_message', { room: roomName, message: 'Hi' })) as {
+          id: string;
+        };
+        return emitAck(socket, 'edit_message', { roomName, messageId: own.id, text: 'Hello' });
+      },
+      delete_message: async (socket) => {
+        // The reported message's room: the owner's open rooms are counted.
+        const roomName = reported.roomName;
+        await join(socket, roomName);
+        const own = (await emitAck(socket, 'send_message', { room: roomName, message: 'Hi' })) as {
+          id: string;
+        };
+        return emitAck(socket, 'delete_message', { roomName, messageId: own.id });
+      },
+      react_message: async (socket) => {
+        await join(socket, reported.roomName);
+        return emitAck(socket, 'react_message', {
+          roomName: reported.roomName,
+          messageId: reported.id,
+          emoji: '👍',
+        });
+      },
+      mark_read: async (socket) => {
+        await join(socket, reported.roomName);
+        return emitAck(socket, 'mark_read', {
+          roomName: reported.roomName,
+          messageId: reported.id,
+        });
+      },
+      unread_counts: (socket) => emitAck(socket, 'unread_counts'),
+      watch_items: async (socket) =>
+        emitAck(socket, 'watch_items', { itemIds: [await bookIdOf('book-a-christmas-carol')] }),
+      unwatch_items: async (socket) =>
+        emitAck(socket, 'unwatch_items', { itemIds: [await bookIdOf('book-a-christmas-carol')] }),
+      room_members: async (socket) => {
+        await join(socket, reported.roomName);
+        return emitAck(socket, 'room_members', { roomName: reported.roomName });
+      },
     };
     const rows = matrixRows('Socket');
     expect(rows.map((row) => row.call).sort()).toEqual(Object.keys(SOCKET_DRIVERS).sort());

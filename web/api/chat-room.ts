@@ -4,6 +4,8 @@ import type {
   Ack,
   ChatMessage,
   ModerationNotice,
+  ReactionsBatch,
+  ReactionsChanged,
   ReportReason,
   RoomHistoryInfo,
   RoomMetadata,
@@ -12,6 +14,12 @@ import type {
 } from '#contract/socket/chat.ts';
 import { MESSAGE_MAX } from '#contract/socket/chat.ts';
 import { chatRequest, getChatSocket, leaveChatRoom } from './chat-socket.ts';
+import {
+  applyReactions,
+  applyReactionsBatch,
+  refreshQuotes,
+  withHeldReactions,
+} from './chat-threads.ts';
 
 /**
  * Orders two message ids numerically. Ids are decimal strings of up to 20 digits (beyond a
@@ -64,10 +72,21 @@ export interface RoomState {
   live: ChatMessage | null;
   /** A moderator muted or removed this person (decision 040): the banner's sentence. */
   notice: ModerationNotice | null;
+  /**
+   * The last message this person had read before this visit (decision 042), from the first
+   * `room_history`; null on a first visit. "New messages" goes above the next one.
+   */
+  lastReadId: string | null;
 }
 
 type RoomAction =
-  | { type: 'history'; messages: ChatMessage[]; hasMore?: boolean; replace?: boolean }
+  | {
+      type: 'history';
+      messages: ChatMessage[];
+      hasMore?: boolean;
+      replace?: boolean;
+      lastReadId?: string;
+    }
   | { type: 'older'; messages: ChatMessage[]; hasMore: boolean }
   | { type: 'loadingOlder'; loading: boolean }
   | { type: 'message'; message: ChatMessage }
@@ -80,7 +99,9 @@ type RoomAction =
   | { type: 'error'; message: string }
   | { type: 'closed' }
   | { type: 'updated'; message: ChatMessage }
-  | { type: 'notice'; notice: ModerationNotice };
+  | { type: 'notice'; notice: ModerationNotice }
+  | { type: 'reactions'; change: ReactionsChanged; userId: string }
+  | { type: 'reactionsBatch'; batch: ReactionsBatch };
 
 /** A room's state before anything has arrived (exported for tests). */
 export const INITIAL_ROOM_STATE: RoomState = {
@@ -96,6 +117,7 @@ export const INITIAL_ROOM_STATE: RoomState = {
   closed: false,
   live: null,
   notice: null,
+  lastReadId: null,
 };
 
 /** True when the room is restricted: the server's flag or a detection in this browser. */
@@ -113,6 +135,8 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
         messages: mergeMessages(action.replace ? [] : state.messages, action.messages),
         loaded: true,
         hasMore: action.hasMore ?? state.hasMore,
+        // The visit's first history says where reading stopped; a reconnect's keeps it.
+        lastReadId: state.loaded ? state.lastReadId : (action.lastReadId ?? null),
       };
     case 'older':
       return {
@@ -157,10 +181,23 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
       if (!state.messages.some((message) => message.id === action.message.id)) return state;
       return {
         ...state,
-        messages: state.messages.map((message) =>
-          message.id === action.message.id ? action.message : message,
+        messages: refreshQuotes(
+          state.messages.map((message) =>
+            message.id === action.message.id
+              ? keepMentions(message, withHeldReactions(message, action.message))
+              : message,
+          ),
+          action.message,
         ),
       };
+    }
+    case 'reactions': {
+      const messages = applyReactions(state.messages, action.change, action.userId);
+      return messages === state.messages ? state : { ...state, messages };
+    }
+    case 'reactionsBatch': {
+      const messages = applyReactionsBatch(state.messages, action.batch);
+      return messages === state.messages ? state : { ...state, messages };
     }
     case 'notice':
       return { ...state, notice: action.notice };
@@ -168,6 +205,15 @@ export function roomReducer(state: RoomState, action: RoomAction): RoomState {
 }
 
 const sameRoom = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * A message as updated, keeping the mentions of the one held (decision 042) when the update does
+ * not say them: a moderator's restore or a change of reactions leaves them out.
+ */
+function keepMentions(held: ChatMessage, updated: ChatMessage): ChatMessage {
+  if (updated.mentions || !held.mentions || updated.hidden || updated.deleted) return updated;
+  return { ...updated, mentions: held.mentions };
+}
 
 /**
  * A new random (version 4) UUID. `crypto.randomUUID` exists only on secure pages (HTTPS or
@@ -217,7 +263,7 @@ export function createSendIds(makeId: () => string = newClientId) {
  * the server sends only what was missed; everything is merged by id. Leaves on unmount.
  * The caller keeps the socket connected with `useChatConnection`.
  */
-export function useRoom(roomName: string) {
+export function useRoom(roomName: string, userId = '') {
   const [state, dispatch] = useReducer(roomReducer, INITIAL_ROOM_STATE);
   const [sendIds] = useState(createSendIds);
   const latest = useRef(state);
@@ -246,6 +292,7 @@ export function useRoom(roomName: string) {
         messages,
         hasMore: resuming && !replace ? undefined : info?.hasMore,
         replace,
+        ...(info?.lastReadId ? { lastReadId: info.lastReadId } : {}),
       });
     };
     const onMessage = (message: ChatMessage) => {
@@ -262,6 +309,12 @@ export function useRoom(roomName: string) {
     };
     const onError = (payload: { message: string }) =>
       dispatch({ type: 'error', message: payload.message });
+    const onReactions = (change: ReactionsChanged) => {
+      if (sameRoom(change.roomName, roomName)) dispatch({ type: 'reactions', change, userId });
+    };
+    const onReactionsBatch = (batch: ReactionsBatch) => {
+      if (sameRoom(batch.roomName, roomName)) dispatch({ type: 'reactionsBatch', batch });
+    };
     const onUpdated = (message: ChatMessage) => {
       if (sameRoom(message.room, roomName)) dispatch({ type: 'updated', message });
     };
@@ -282,6 +335,8 @@ export function useRoom(roomName: string) {
       room_closed: onClosed,
       chat_error: onError,
       message_updated: onUpdated,
+      reactions_changed: onReactions,
+      reactions_batch: onReactionsBatch,
       moderation_notice: onNotice,
     } satisfies Partial<Pick<SocketReservedEvents, 'connect'> & ServerToClientEvents>;
     // Object.keys types its result as string[]; these are exactly the table's own keys.
@@ -293,7 +348,7 @@ export function useRoom(roomName: string) {
       // Leaving by the browser's Back button too, so the member counts stay true.
       leaveChatRoom();
     };
-  }, [roomName]);
+  }, [roomName, userId]);
 
   /** Fetches the page before the oldest message held, if there is one. */
   const loadOlder = useCallback(() => {
@@ -315,9 +370,15 @@ export function useRoom(roomName: string) {
    * was not acknowledged carries the same client id, so it is never stored twice.
    */
   const send = useCallback(
-    async (message: string, sender: string): Promise<Ack> => {
+    async (message: string, sender: string, replyTo?: string): Promise<Ack> => {
       const clientId = sendIds.idFor(message);
-      const ack = await chatRequest('send_message', { room: roomName, message, sender, clientId });
+      const ack = await chatRequest('send_message', {
+        room: roomName,
+        message,
+        sender,
+        clientId,
+        ...(replyTo ? { replyTo } : {}),
+      });
       if (ack.ok) sendIds.acknowledged(message);
       return ack;
     },

@@ -19,7 +19,7 @@ export type ChatConnection =
   { status: 'connecting' | 'connected' | 'reconnecting' } | { status: 'refused'; message: string };
 
 /** Client → server events that carry a payload and are answered by an acknowledgement. */
-export type ChatRequestEvent = Exclude<keyof ClientToServerEvents, 'leave_room'>;
+export type ChatRequestEvent = Exclude<keyof ClientToServerEvents, 'leave_room' | 'unread_counts'>;
 /** The payload of one `ChatRequestEvent`. */
 export type ChatRequestPayload<Event extends ChatRequestEvent> = Parameters<
   ClientToServerEvents[Event]

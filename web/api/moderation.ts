@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  endSanctionResponseSchema,
   MODERATION_POLL_MS,
   moderationActionResponseSchema,
   moderationQueueResponseSchema,
+  type EndSanctionRequest,
   type ModerationActionRequest,
 } from '#contract/http/moderation.ts';
 import { apiPost, apiRequest } from './client.ts';
@@ -27,6 +29,18 @@ export function useModerate() {
   return useMutation({
     mutationFn: (body: ModerationActionRequest) =>
       apiPost('/moderation/actions', moderationActionResponseSchema, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: QUEUE_KEY }),
+  });
+}
+
+/** Ends a mute or removal early, with why (decision 044); the queue is read again after. */
+export function useEndSanction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: string } & EndSanctionRequest) =>
+      apiPost(`/moderation/sanctions/${encodeURIComponent(id)}/end`, endSanctionResponseSchema, {
+        reason,
+      }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: QUEUE_KEY }),
   });
 }

@@ -10,6 +10,7 @@ import { findRoom, type createMessageWriter, type RoomRow } from '../../chat/sto
 import type { Database } from '../../db/schema.ts';
 import { Refusal } from '../../refusal.ts';
 import type { SocketUser } from '../socket-user.ts';
+import type { Presence } from './presence.ts';
 import { emailNotVerified } from '../../auth/email-verification.ts';
 import { isEmailVerified } from '../../users/store.ts';
 
@@ -55,6 +56,8 @@ export interface ChatContext {
   pushRooms: () => void;
   /** Settles once this process has beaten, so that its own members count in a room list. */
   ready: Promise<void>;
+  /** Who is in each room, pushed to its members at most every two seconds (decision 044). */
+  presence: Presence;
 }
 
 /** Registers a handler of a client event: it answers the ack, or `chat_error` when there is none. */

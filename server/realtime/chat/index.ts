@@ -17,10 +17,16 @@ import { RateLimitError } from '../../http/rate-limit.ts';
 import { presentRoom } from '../../presenters/chat.ts';
 import { heardFromOtherProcesses } from '../adapter.ts';
 import type { ChatContext, ChatServer, ChatSocket } from './context.ts';
+import { attentionEvents } from './attention.ts';
 import { messageEvents } from './messages.ts';
 import { moderationEvents } from './moderation.ts';
+import { itemEvents, watchAvailability } from './items.ts';
 import { createOn } from './on-event.ts';
+import { createPresence } from './presence.ts';
+import { createReactionFanOut } from './reactions.ts';
 import { roomEvents } from './rooms.ts';
+import { threadEvents } from './threads.ts';
+import { createTyping } from './typing.ts';
 
 /** How often this process proves it is alive, for the member counts. */
 const HEARTBEAT_MS = 10_000;
@@ -91,7 +97,12 @@ export function mountChat(
     eventBudget: createEventBudget({ db, sharing, budgets: options.budgets }),
     pushRooms,
     ready,
+    presence: createPresence({ io, db, log, now, ready }),
   };
+  // Typing and presence (decision 044): coalesced per room, across processes.
+  const typing = createTyping({ io, log });
+  // Reactions, coalesced the same way (decision 043).
+  const reactionFanOut = createReactionFanOut({ io, db, log });
 
   const timer = setInterval(() => {
     heartbeat().catch((error: unknown) => log.warn({ err: error }, 'chat heartbeat failed'));
@@ -100,6 +111,8 @@ export function mountChat(
     context.roomWords.forgetStale();
   }, HEARTBEAT_MS);
   timer.unref();
+  // Live availability of the items whose cards sockets show (decision 045).
+  const stopAvailability = watchAvailability(context, sharing);
 
   // After the sign-in check (mountRealtime's): a person whose socket was just closed for flooding
   // is refused before anything else is done for the connection (issue 19).
@@ -114,6 +127,10 @@ export function mountChat(
     roomEvents(context, connection);
     messageEvents(context, connection);
     moderationEvents(context, connection);
+    attentionEvents(context, connection);
+    threadEvents(context, connection, reactionFanOut);
+    itemEvents(context, connection);
+    typing.events(connection);
   });
 
   return {
@@ -121,7 +138,11 @@ export function mountChat(
     /** Stops the heartbeat and forgets this process's presence (a clean shutdown). */
     async close() {
       clearInterval(timer);
+      stopAvailability();
       if (pushTimer) clearTimeout(pushTimer);
+      typing.close();
+      reactionFanOut.close();
+      context.presence.close();
       await forgetServers(db, { serverId }).catch(() => {});
     },
   };

@@ -1,5 +1,13 @@
 import type { Kysely } from 'kysely';
-import { CHAT_TEXT, MODERATION_TEXT, type RoomHistoryInfo } from '#contract/socket/chat.ts';
+import {
+  CHAT_TEXT,
+  MODERATION_TEXT,
+  THREADS_TEXT,
+  type ChatMessage,
+  type RoomHistoryInfo,
+} from '#contract/socket/chat.ts';
+import { changedMessages, findQuotable, withReactions } from '../../chat/threads.ts';
+import { withMentions } from '../../chat/mentions.ts';
 import { whySendRefused } from '../../chat/moderation.ts';
 import { findRoom, findSentMessage, roomHistory, type RoomRow } from '../../chat/store.ts';
 import type { Database } from '../../db/schema.ts';
@@ -13,6 +21,7 @@ import {
   type ChatConnection,
   type ChatContext,
 } from './context.ts';
+import { attachMentions, notifyMentioned } from './attention.ts';
 import { restrict } from './moderation.ts';
 import { parsePayload } from './payload.ts';
 
@@ -21,18 +30,38 @@ import { parsePayload } from './payload.ts';
  * holds) what it missed; when too much was missed to send, the latest page again, to replace
  * what the client holds (decision 014).
  */
-export async function catchUp(db: Kysely<Database>, room: RoomRow, after: string | undefined) {
+export async function catchUp(
+  db: Kysely<Database>,
+  room: RoomRow,
+  after: string | undefined,
+  viewerId?: string,
+) {
   let history = await roomHistory(db, room.id, after ? { after } : {});
+  // Messages held by a client that resumes (up to `after`) and changed since (decision 043).
+  let changed: ChatMessage[] = [];
   let info: RoomHistoryInfo = { roomName: room.name, hasMore: history.hasMore };
   if (after && !history.hasMore) {
     // A catch-up says nothing of older messages: the client holds them.
     info = { roomName: room.name, hasMore: false };
+    if (viewerId !== undefined) {
+      changed = (await changedMessages(db, room.id, after, viewerId)).map((row) => ({
+        // Always says, so that reactions all taken back meanwhile go too.
+        reactions: [],
+        ...presentMessage(row, room.name),
+      }));
+    }
   } else if (after) {
     // Too much was missed to send: start over from the latest page, as a first join does.
     history = await roomHistory(db, room.id);
     info = { roomName: room.name, hasMore: history.hasMore, replace: true };
   }
-  return { messages: history.messages.map((message) => presentMessage(message, room.name)), info };
+  if (viewerId !== undefined) await withReactions(db, history.messages, viewerId);
+  await withMentions(db, history.messages);
+  return {
+    messages: history.messages.map((message) => presentMessage(message, room.name)),
+    info,
+    changed,
+  };
 }
 
 /**
@@ -63,7 +92,12 @@ export function messageEvents(context: ChatContext, { socket, user, on }: ChatCo
     if (roomWord === true || (roomWord !== false && (await roomWord))) {
       throw new Refusal(422, MODERATION_TEXT.roomWord);
     }
+    // A reply quotes a message of the same room (decision 043), found before anything is stored.
+    const quoted =
+      body.replyTo === undefined ? undefined : await findQuotable(db, joined.id, body.replyTo);
+    if (body.replyTo !== undefined && !quoted) throw new Refusal(404, THREADS_TEXT.replyNotInRoom);
     const row = await writer.write({
+      replyTo: quoted?.id,
       roomId: joined.id,
       senderId: user.id,
       senderName: user.chatName,
@@ -92,7 +126,11 @@ export function messageEvents(context: ChatContext, { socket, user, on }: ChatCo
         ? new Refusal(403, CHAT_TEXT.restricted)
         : new Refusal(404, ROOM_GONE);
     }
+    if (quoted) row.reply = quoted;
+    // Who it mentions (decision 042), resolved here, never taken from the client.
+    const mentions = await attachMentions(context, joined, row);
     io.to(channel(joined.id)).emit('receive_message', presentMessage(row, joined.name));
+    await notifyMentioned(context, joined, row, mentions);
     return { ok: true, id: row.id };
   });
 }

@@ -6,6 +6,7 @@ import {
   CHAT_USERNAME_MAX,
   CLIENT_EVENTS,
   MESSAGE_MAX,
+  REACTION_EMOJI,
   REPORT_NOTE_MAX,
   REPORT_REASONS,
   ROOM_DESCRIPTION_MAX,
@@ -31,9 +32,12 @@ const SEED = Number(process.env.PROPERTY_SEED ?? 20_261_123);
 
 type Event = keyof typeof PAYLOAD_SCHEMAS;
 const EVENTS = Object.keys(PAYLOAD_SCHEMAS) as Event[];
+/** The events that name catalogue items, not a room, and carry no text (decision 045). */
+const ITEM_EVENTS: Event[] = ['watch_items', 'unwatch_items'];
 /** The events whose first field is a room's name (decision 040's carry a message id or rules). */
 const ROOM_NAME_EVENTS = EVENTS.filter(
-  (event) => event !== 'report_message' && event !== 'set_room_rules',
+  (event) =>
+    event !== 'report_message' && event !== 'set_room_rules' && !ITEM_EVENTS.includes(event),
 );
 
 /** Why the database cannot store a text (`unstorableText`), as the person is told. */
@@ -68,9 +72,13 @@ const VALID: { [E in Event]: fc.Arbitrary<Record<string, unknown>> } = {
       message: enteredText(1, MESSAGE_MAX),
       sender: displayName,
       clientId: fc.uuid({ version: 4 }),
+      replyTo: messageId,
     },
     { requiredKeys: ['room', 'message'] },
   ),
+  edit_message: fc.record({ roomName, messageId, text: enteredText(1, MESSAGE_MAX) }),
+  delete_message: fc.record({ roomName, messageId }),
+  react_message: fc.record({ roomName, messageId, emoji: fc.constantFrom(...REACTION_EMOJI) }),
   close_room: fc.record({ roomName, username: displayName }, { requiredKeys: ['roomName'] }),
   load_history: fc.record({ roomName, before: messageId }),
   lift_restriction: fc.record({ roomName }),
@@ -93,6 +101,11 @@ const VALID: { [E in Event]: fc.Arbitrary<Record<string, unknown>> } = {
     membersOnly: fc.boolean(),
     rules: enteredText(1, ROOM_RULES_MAX),
   }),
+  typing: fc.record({ roomName, typing: fc.boolean() }, { requiredKeys: ['roomName'] }),
+  mark_read: fc.record({ roomName, messageId }),
+  room_members: fc.record({ roomName }),
+  watch_items: fc.record({ itemIds: fc.array(fc.uuid(), { minLength: 1, maxLength: 50 }) }),
+  unwatch_items: fc.record({ itemIds: fc.array(fc.uuid(), { minLength: 1, maxLength: 50 }) }),
 };
 
 /** The room-name field of each event's payload. */
@@ -135,7 +148,10 @@ function attempt(
 
 describe('chat payload parsing (fast-check)', () => {
   it('has a schema for every client event that carries a payload', () => {
-    expect([...EVENTS, 'leave_room'].sort()).toEqual(Object.values(CLIENT_EVENTS).sort());
+    // `leave_room` and `unread_counts` (decision 042) carry no payload.
+    expect([...EVENTS, 'leave_room', 'unread_counts'].sort()).toEqual(
+      Object.values(CLIENT_EVENTS).sort(),
+    );
   });
 
   it.each(EVENTS)('%s: anything at all is parsed or refused in words, never thrown', (event) => {
@@ -166,37 +182,48 @@ describe('chat payload parsing (fast-check)', () => {
     );
   });
 
-  it.each(EVENTS)('%s: text the database cannot store is refused, saying why', (event) => {
-    fc.assert(
-      fc.property(
-        VALID[event],
-        fc.constantFrom('\u0000', '\uD800', '\uDFFF'),
-        fc.nat(),
-        (payload, taint, at) => {
-          // One text field of the payload gets the character somewhere inside.
-          const fields = Object.keys(payload).filter(
-            (key) =>
-              typeof payload[key] === 'string' &&
-              !['after', 'before', 'clientId', 'messageId', 'reason'].includes(key),
-          );
-          const field = fields[at % fields.length]!;
-          const text = payload[field] as string;
-          const index = at % (text.length + 1);
-          const bad = { ...payload, [field]: text.slice(0, index) + taint + text.slice(index) };
-          const outcome = attempt(event, bad);
-          expect(outcome.ok).toBe(false);
-          const expected =
-            taint === '\u0000'
-              ? field === ROOM_FIELD(event)
-                ? CONTROL_REFUSAL
-                : NUL_REFUSAL
-              : SURROGATE_REFUSAL;
-          if (!outcome.ok) expect(outcome.message).toBe(expected);
-        },
-      ),
-      { numRuns: RUNS, seed: SEED },
-    );
-  });
+  it.each(EVENTS.filter((event) => !ITEM_EVENTS.includes(event)))(
+    '%s: text the database cannot store is refused, saying why',
+    (event) => {
+      fc.assert(
+        fc.property(
+          VALID[event],
+          fc.constantFrom('\u0000', '\uD800', '\uDFFF'),
+          fc.nat(),
+          (payload, taint, at) => {
+            // One text field of the payload gets the character somewhere inside.
+            const fields = Object.keys(payload).filter(
+              (key) =>
+                typeof payload[key] === 'string' &&
+                ![
+                  'after',
+                  'before',
+                  'clientId',
+                  'messageId',
+                  'reason',
+                  'replyTo',
+                  'emoji',
+                ].includes(key),
+            );
+            const field = fields[at % fields.length]!;
+            const text = payload[field] as string;
+            const index = at % (text.length + 1);
+            const bad = { ...payload, [field]: text.slice(0, index) + taint + text.slice(index) };
+            const outcome = attempt(event, bad);
+            expect(outcome.ok).toBe(false);
+            const expected =
+              taint === '\u0000'
+                ? field === ROOM_FIELD(event)
+                  ? CONTROL_REFUSAL
+                  : NUL_REFUSAL
+                : SURROGATE_REFUSAL;
+            if (!outcome.ok) expect(outcome.message).toBe(expected);
+          },
+        ),
+        { numRuns: RUNS, seed: SEED },
+      );
+    },
+  );
 
   it('refuses each kind of bad room name, message and id with its own words', () => {
     const cases: [string, fc.Arbitrary<[Event, Record<string, unknown>]>, string][] = [
@@ -311,6 +338,61 @@ describe('chat payload parsing (fast-check)', () => {
           )
           .map(([room, clientId]) => ['send_message', { room, message: 'hi', clientId }]),
         'clientId must be a UUID',
+      ],
+      [
+        'blank edit',
+        fc
+          .tuple(roomName, messageId, fc.stringMatching(/^[ \t\n\r\u00a0\u2003]{0,8}$/))
+          .map(([name, id, text]) => ['edit_message', { roomName: name, messageId: id, text }]),
+        'Type a message first',
+      ],
+      [
+        'long edit',
+        fc
+          .tuple(roomName, messageId, fc.integer({ min: MESSAGE_MAX + 1, max: MESSAGE_MAX * 2 }))
+          .map(([name, id, length]) => [
+            'edit_message',
+            { roomName: name, messageId: id, text: 'm'.repeat(length) },
+          ]),
+        `Messages are at most ${MESSAGE_MAX} characters`,
+      ],
+      [
+        'reply to something that is not a message id',
+        fc
+          .tuple(
+            roomName,
+            hostileString.filter((text) => !/^\d{1,20}$/.test(text)),
+          )
+          .map(([room, replyTo]) => ['send_message', { room, message: 'hi', replyTo }]),
+        'replyTo must be a message id',
+      ],
+      [
+        'reaction outside the set',
+        fc
+          .tuple(
+            roomName,
+            messageId,
+            fc.oneof(
+              hostileString.filter((text) => !(REACTION_EMOJI as readonly string[]).includes(text)),
+              fc.constantFrom('👎', '💩', ':+1:', '👍🏽'),
+            ),
+          )
+          .map(([name, id, emoji]) => ['react_message', { roomName: name, messageId: id, emoji }]),
+        'Choose one of the reactions offered',
+      ],
+      [
+        'edit or delete of something that is not a message id',
+        fc
+          .tuple(
+            fc.constantFrom<Event>('edit_message', 'delete_message', 'react_message'),
+            roomName,
+            hostileString.filter((text) => !/^\d{1,20}$/.test(text)),
+          )
+          .map(([event, name, id]) => [
+            event,
+            { roomName: name, messageId: id, text: 'hi', emoji: '👍' },
+          ]),
+        'messageId must be a message id',
       ],
       [
         'new room named "." or ".." (its address would resolve elsewhere)',

@@ -7,8 +7,15 @@ import {
   loadHistorySchema,
   reportAbuseSchema,
   reportMessageSchema,
+  markReadSchema,
+  roomMembersSchema,
   setRoomRulesSchema,
   sendMessageSchema,
+  editMessageSchema,
+  deleteMessageSchema,
+  reactMessageSchema,
+  typingSchema,
+  watchItemsSchema,
   type ClientToServerEvents,
 } from '#contract/socket/chat.ts';
 import { unstorableText } from '../../http/errors.ts';
@@ -25,6 +32,14 @@ export const PAYLOAD_SCHEMAS = {
   report_abuse: reportAbuseSchema,
   report_message: reportMessageSchema,
   set_room_rules: setRoomRulesSchema,
+  mark_read: markReadSchema,
+  room_members: roomMembersSchema,
+  edit_message: editMessageSchema,
+  delete_message: deleteMessageSchema,
+  react_message: reactMessageSchema,
+  typing: typingSchema,
+  watch_items: watchItemsSchema,
+  unwatch_items: watchItemsSchema,
 } as const satisfies Partial<Record<keyof ClientToServerEvents, z.ZodType>>;
 
 type PayloadEvent = keyof typeof PAYLOAD_SCHEMAS;

@@ -1,6 +1,7 @@
 import { NAME_TEXT } from '#contract/names.ts';
 import { CHAT_TEXT, OPEN_ROOMS_PER_PERSON_MAX } from '#contract/socket/chat.ts';
 import { recordMember, sanctionInForce, sanctionText } from '../../chat/moderation.ts';
+import { openReadMarker, withMentions } from '../../chat/mentions.ts';
 import { impersonatesStaff } from '../../chat/names.ts';
 import {
   countRoomsCreatedBy,
@@ -12,6 +13,7 @@ import {
   roomHistory,
 } from '../../chat/store.ts';
 import { presentMessage, presentRoom, presentRoomMetadata } from '../../presenters/chat.ts';
+import { presentMuteNotice } from '../../presenters/sanctions.ts';
 import { Refusal } from '../../refusal.ts';
 import { findChatName } from '../../users/store.ts';
 import {
@@ -22,6 +24,7 @@ import {
   type ChatConnection,
   type ChatContext,
 } from './context.ts';
+import { withReactions } from '../../chat/threads.ts';
 import { catchUp } from './messages.ts';
 import { parsePayload } from './payload.ts';
 
@@ -39,6 +42,7 @@ export function roomEvents(context: ChatContext, { socket, user, on }: ChatConne
     socket.data.room = undefined;
     await socket.leave(channel(room.id));
     await exitRoom(db, socket.id);
+    context.presence.changed(room);
     pushRooms();
   };
 
@@ -93,11 +97,23 @@ export function roomEvents(context: ChatContext, { socket, user, on }: ChatConne
       socket.data.room = { id: room.id, name: room.name };
     }
     await enterRoom(db, { socketId: socket.id, serverId, roomId: room.id, userId: user.id });
+    context.presence.changed(room);
     // Only a room that is not members-only yet takes new members.
     if (!room.members_only_since) await recordMember(db, room.id, user.id);
-    const { messages, info } = await catchUp(db, room, body.after);
-    socket.emit('room_history', messages, info);
+    // How far this person had read the room (decision 042), before this visit moves it on.
+    const lastReadId = await openReadMarker(db, user.id, room.id);
+    const { messages, info, changed } = await catchUp(db, room, body.after, user.id);
+    socket.emit(
+      'room_history',
+      messages,
+      lastReadId === undefined ? info : { ...info, lastReadId },
+    );
+    // What changed meanwhile in the messages the client holds (decision 043).
+    for (const message of changed) socket.emit('message_updated', message);
     socket.emit('room_metadata', presentRoomMetadata(room));
+    // A muted person's composer is disabled from the start, with why and until when (044).
+    const muted = await sanctionInForce(db, user.id, room.id, 'mute');
+    if (muted) socket.emit('moderation_notice', presentMuteNotice(muted, room.name));
     pushRooms();
   });
 
@@ -109,6 +125,8 @@ export function roomEvents(context: ChatContext, { socket, user, on }: ChatConne
     const body = parsePayload('load_history', payload);
     const room = await existingRoom(db, body.roomName);
     const { messages, hasMore } = await roomHistory(db, room.id, { before: body.before });
+    await withReactions(db, messages, user.id);
+    await withMentions(db, messages);
     return {
       ok: true,
       history: messages.map((message) => presentMessage(message, room.name)),
@@ -129,10 +147,14 @@ export function roomEvents(context: ChatContext, { socket, user, on }: ChatConne
   });
 
   socket.on('disconnect', () => {
-    if (!socket.data.room) return;
+    const room = socket.data.room;
+    if (!room) return;
     socket.data.room = undefined;
     exitRoom(db, socket.id)
-      .then(pushRooms)
+      .then(() => {
+        context.presence.changed(room);
+        pushRooms();
+      })
       .catch((error: unknown) => log.warn({ err: error }, 'could not record a departure'));
   });
 }

@@ -11,11 +11,14 @@ import { builtInReply, checkedLinks, type AssistantContext } from '../../chatbot
 import { ANSWERS_IN_ENGLISH, ENGLISH_NOTE } from '../../chatbot/pipeline/language.ts';
 import { understand } from '../../chatbot/pipeline/index.ts';
 import { createModel } from '../../chatbot/model.ts';
+import { questionKey } from '../../insights/questions.ts';
+import { normaliseTerm } from '../../insights/recorder.ts';
 import { parseInput } from '../../http/errors.ts';
 import { Refusal } from '../../refusal.ts';
 import { enforceRateLimits } from '../../http/rate-limit.ts';
 import type { RouteContext } from '../context.ts';
 import { declareRoute, type DeclaringInstance } from '../declare-route.ts';
+import { recordInsight } from '../insights/record.ts';
 
 /** Questions per minute: a person asking is far below it; a script is not. */
 const USER_RATE = { limit: 30, windowSeconds: 60 };
@@ -78,6 +81,15 @@ export async function chatbotRoutes(app: DeclaringInstance, context: RouteContex
         // The thread is read for what follow-ups refer to ("who wrote it?"), never for records.
         const { intent, language } = understand(input.prompt, history);
         const reply = await builtInReply(assistant, user?.profile_completed ? user : null, intent);
+        // What it could not answer is counted for the librarians (in memory, written every few
+        // seconds: the reply waits for nothing), grouped by its words (decision 041).
+        if (reply.unanswered) {
+          recordInsight(context.insights, request, {
+            kind: 'chatbot_unanswered',
+            scope: questionKey(input.prompt),
+            subject: normaliseTerm(input.prompt),
+          });
+        }
         // A question in another language: said in English and in it, then answered if understood.
         const built = language
           ? { ...reply, text: `${ENGLISH_NOTE} ${ANSWERS_IN_ENGLISH[language]}\n${reply.text}` }

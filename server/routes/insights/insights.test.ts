@@ -290,6 +290,7 @@ describe.each(testDatabaseKinds())('library insights on %s', (kind) => {
       pickupsWaiting: 0,
       overdueLoans: 0,
       openRequests: 0,
+      openReports: 0,
     });
   });
 

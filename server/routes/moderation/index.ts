@@ -1,9 +1,12 @@
 import {
+  endSanctionParamsSchema,
+  endSanctionRequestSchema,
+  endSanctionResponseSchema,
   moderationActionRequestSchema,
   moderationActionResponseSchema,
   moderationQueueResponseSchema,
 } from '#contract/http/moderation.ts';
-import { roomPath } from '#contract/routes.ts';
+import { ROUTES, roomPath } from '#contract/routes.ts';
 import type { ModerationNotice } from '#contract/socket/chat.ts';
 import {
   applyModerationAction,
@@ -12,10 +15,12 @@ import {
   untilText,
   type ActionRow,
 } from '../../chat/moderation.ts';
+import { endSanctionEarly, sanctionsInForce } from '../../chat/sanctions.ts';
 import { parseInput } from '../../http/errors.ts';
 import { createNotice } from '../../notices/store.ts';
 import { presentMessage } from '../../presenters/chat.ts';
 import { presentModerationAction, presentQueueEntry } from '../../presenters/moderation.ts';
+import { presentLiftNotice, presentSanction } from '../../presenters/sanctions.ts';
 import { channel } from '../../realtime/chat/context.ts';
 import { userRoom } from '../../realtime/index.ts';
 import { announceUnread } from '../../realtime/notices.ts';
@@ -69,6 +74,7 @@ export async function moderationRoutes(
         reports: reports.map(presentQueueEntry),
         hidden: hidden.map(presentQueueEntry),
         history: (await moderationHistory(db)).map(presentModerationAction),
+        sanctions: (await sanctionsInForce(db)).map(presentSanction),
       };
     },
   );
@@ -122,6 +128,47 @@ export async function moderationRoutes(
           request.log.warn({ err: error }, 'could not announce a moderation notice'),
         );
       }
+      return { action: presentModerationAction(action) };
+    },
+  );
+  app.post(
+    '/moderation/sanctions/:id/end',
+    declareRoute({
+      tag: 'moderation',
+      summary: 'End a mute or a removal early',
+      description:
+        'Recorded with who and why as a lift; the person is told at once and may post (or join) again on every process.',
+      access: ['librarian'],
+      params: endSanctionParamsSchema,
+      body: endSanctionRequestSchema,
+      response: endSanctionResponseSchema,
+      errors: { 409: 'The mute or removal has already ended (or never existed).' },
+    }),
+    async (request) => {
+      const caller = signedInCaller(request);
+      const { id } = parseInput(endSanctionParamsSchema, request.params);
+      const body = parseInput(endSanctionRequestSchema, request.body);
+      const { action, sanction } = await endSanctionEarly(db, caller, {
+        sanctionId: id,
+        reason: body.reason,
+      });
+      const notice = presentLiftNotice(sanction, action.reason);
+      request.server.io.to(userRoom(sanction.user_id)).emit('moderation_notice', notice);
+      await createNotice(db, {
+        userId: sanction.user_id,
+        kind: 'moderation',
+        key: `moderation:${action.id}`,
+        title:
+          sanction.kind === 'remove'
+            ? 'Your removal from a chat room was ended'
+            : 'Your mute in the chat was ended',
+        body: notice.message,
+        link: sanction.room_name ? roomPath(sanction.room_name) : ROUTES.discussionForum,
+        now: context.now(),
+      });
+      await announceUnread(request.server.io, db, [sanction.user_id]).catch((error: unknown) =>
+        request.log.warn({ err: error }, 'could not announce a moderation notice'),
+      );
       return { action: presentModerationAction(action) };
     },
   );

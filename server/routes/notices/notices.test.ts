@@ -312,6 +312,8 @@ describe.each(testDatabaseKinds())('notices on %s', (kind) => {
         overdue: false,
         request_status: true,
         moderation: true,
+        // Off until chosen (decision 042).
+        mention: false,
       });
       await loan(a, new Date(START.getTime() - HOUR));
       await loan(b, new Date(START.getTime() - HOUR));

@@ -1,8 +1,12 @@
 import {
   advanceClockRequestSchema,
   advanceClockResponseSchema,
+  simulateActivityRequestSchema,
+  simulateActivityResponseSchema,
 } from '#contract/http/test-clock.ts';
+import { resolveAuthSecret } from '../../auth/secret.ts';
 import { parseInput } from '../../http/errors.ts';
+import { simulateLibraryMonth } from '../../insights/simulate.ts';
 import { NOTICES_JOB } from '../../notices/job.ts';
 import { sweep } from '../../sweeper.ts';
 import type { RouteContext } from '../context.ts';
@@ -52,6 +56,30 @@ export async function testClockRoutes(
       await sweep(context.database, now);
       await context.jobs.send(NOTICES_JOB, {});
       return { now: now.toISOString() };
+    },
+  );
+
+  app.post(
+    '/test/simulate-activity',
+    declareRoute({
+      tag: 'test',
+      summary: 'Write a month of library activity at once, backdated (TEST_CLOCK=on only)',
+      description:
+        'Searches and unanswered chatbot questions through the insights recorder, resource requests, reservations with pickups and no-shows, and loans, by simulated readers (server/insights/simulate.ts).',
+      access: ['librarian'],
+      body: simulateActivityRequestSchema,
+      response: simulateActivityResponseSchema,
+    }),
+    async (request) => {
+      const { prefix, days } = parseInput(simulateActivityRequestSchema, request.body);
+      return simulateLibraryMonth(context.database.db, {
+        now: context.now(),
+        timeZone: context.config.library.timeZone,
+        secret: resolveAuthSecret(context.config),
+        prefix,
+        days,
+        loanDays: context.config.library.loanDays,
+      });
     },
   );
 }

@@ -39,6 +39,7 @@ describe('notice preferences on My account', () => {
       false,
       false,
       false,
+      false,
     ]);
     expect((saveButton() as HTMLButtonElement).disabled).toBe(true);
   });
@@ -61,6 +62,7 @@ describe('notice preferences on My account', () => {
         overdue: true,
         request_status: false,
         moderation: false,
+        mention: false,
       },
     });
     expect(checkbox('overdue').checked).toBe(true);

@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { homePathFor, type CurrentUser } from '#contract/http/users.ts';
 import { ROUTES } from '#contract/routes.ts';
 import { CHAT_TEXT, type ChatMessage } from '#contract/socket/chat.ts';
 import { useModerator } from '../../api/chat.ts';
+import { useMarkRead, useRoomMembers } from '../../api/chat-attention.ts';
 import { useRoom } from '../../api/chat-room.ts';
+import { useRoomPresence, useTypingSender } from '../../api/room-presence.ts';
 import { leaveChatRoom, useChatConnection } from '../../api/chat-socket.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ConnectionNotice } from '../../components/chat/connection-notice.tsx';
@@ -12,10 +14,17 @@ import { FormMessage } from '../../components/forms/fields.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
+import { useActiveMute } from './active-mute.ts';
+import { RoomItemCard } from './item-card.tsx';
 import { MessageComposer } from './message-composer.tsx';
 import { MessageList } from './message-list.tsx';
+import { PresenceList } from './presence-list.tsx';
 import { ReportDialog } from './report-dialog.tsx';
 import { RoomSettingsDialog, RulesPanel } from './room-rules.tsx';
+import { mentionsUser } from './mention-text.tsx';
+import { useSeekUnread } from './use-seek-unread.ts';
+import { TypingIndicator } from './typing-indicator.tsx';
+import { useThreads } from './use-threads.tsx';
 import styles from './chat-room.module.css';
 
 /**
@@ -33,8 +42,18 @@ export function ChatRoomPage() {
 
 function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
   const connection = useChatConnection();
-  const room = useRoom(roomName);
+  const room = useRoom(roomName, user.id);
+  // Mentions and unread (decision 042): the @ list's members, the read marker, a notice's link.
+  const members = useRoomMembers(roomName);
+  const markRead = useMarkRead(roomName);
+  const [searchParams] = useSearchParams();
+  const focusId = searchParams.get('message') ?? undefined;
+  const seeking = useSeekUnread(room, focusId);
   const moderator = useModerator();
+  // Who types and who is here (decision 044); a mute disables the box until it ends or is lifted.
+  const { typing, presence } = useRoomPresence(roomName, user.id);
+  const onDraftChange = useTypingSender(roomName);
+  const mute = useActiveMute(room.notice);
   const navigate = useNavigate();
   const [confirmingClose, setConfirmingClose] = useState(false);
   const [closeError, setCloseError] = useState('');
@@ -48,6 +67,20 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
   useDocumentTitle(`Chat Room: ${name}`);
   const isCreator = room.metadata !== null && room.metadata.creatorId === user.id;
   const mayManage = isCreator || user.role === 'librarian';
+  // Replies, reactions, edits and deletions (decision 043).
+  const threads = useThreads({
+    roomName,
+    userId: user.id,
+    messages: room.messages,
+    hasMore: room.hasMore,
+    loadingOlder: room.loadingOlder,
+    loadOlder: room.loadOlder,
+    disabled:
+      room.restricted ||
+      room.closed ||
+      room.notice?.action === 'remove' ||
+      connection.status !== 'connected',
+  });
 
   const leave = () => {
     leaveChatRoom();
@@ -61,7 +94,8 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
       room.reportAbuse(text);
       return { clear: true };
     }
-    const ack = await room.send(text, user.chatUsername);
+    const ack = await room.send(text, user.chatUsername, threads.replyTo);
+    if (ack.ok) threads.replied();
     return ack.ok ? { clear: true } : { clear: false, error: ack.message };
   };
 
@@ -117,6 +151,7 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
               Demo
             </span>
           ) : null}
+          <PresenceList presence={presence} />
         </div>
         <div className={styles.headerActions}>
           {mayManage ? (
@@ -141,6 +176,7 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
           </Button>
         </div>
       </header>
+      {room.metadata?.itemId ? <RoomItemCard itemId={room.metadata.itemId} /> : null}
       <ConnectionNotice connection={connection} />
 
       {room.restricted ? (
@@ -162,7 +198,7 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
       {room.metadata?.rules && !rulesDismissed ? (
         <RulesPanel rules={room.metadata.rules} onDismiss={() => setRulesDismissed(true)} />
       ) : null}
-      <FormMessage>{actionError || room.error}</FormMessage>
+      <FormMessage>{actionError || threads.error || room.error}</FormMessage>
 
       <MessageList
         messages={room.messages}
@@ -172,21 +208,38 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
         loadingOlder={room.loadingOlder}
         onLoadOlder={room.loadOlder}
         onReport={setReporting}
+        threads={threads.slots}
+        lastReadId={room.lastReadId}
+        focusId={focusId}
+        onReadTo={markRead}
+        seeking={seeking}
       />
       {/* New messages from others only; history and one's own messages are not read out. */}
       <p className="visually-hidden" aria-live="polite">
-        {live ? `${live.sender}: ${live.content}` : ''}
+        {live
+          ? `${live.sender}: ${live.content}${mentionsUser(live.mentions, user.id) ? ' (mentions you)' : ''}`
+          : ''}
       </p>
-      <MessageComposer
-        disabled={
-          room.restricted ||
-          room.closed ||
-          room.notice?.action === 'remove' ||
-          connection.status !== 'connected'
-        }
-        onSend={onSend}
-        slowModeSeconds={room.metadata?.rules?.slowModeSeconds ?? 0}
-      />
+      <TypingIndicator typing={typing} />
+      {/* Escape anywhere in the composer's area cancels a reply being written. */}
+      <div data-composer className={styles.composerArea} onKeyDown={threads.onComposerKeyDown}>
+        {threads.banner}
+        <MessageComposer
+          disabled={
+            room.restricted ||
+            room.closed ||
+            room.notice?.action === 'remove' ||
+            mute !== null ||
+            connection.status !== 'connected'
+          }
+          onSend={onSend}
+          slowModeSeconds={room.metadata?.rules?.slowModeSeconds ?? 0}
+          onDraftChange={onDraftChange}
+          disabledReason={mute?.message}
+          mentions={{ members: members.members, onNeed: members.load, selfId: user.id }}
+        />
+      </div>
+      {threads.dialogs}
 
       <ReportDialog
         message={reporting}

@@ -35,7 +35,24 @@ function insights(overrides: Partial<InsightsResponse> = {}): InsightsResponse {
       noShows: 1,
       due: 4,
     },
-    rooms: { messagesByDay: [{ day: '2026-11-25', messages: 14 }], activeRooms: 2 },
+    rooms: {
+      messagesByDay: [{ day: '2026-11-25', messages: 14 }],
+      activeRooms: 2,
+      moderationByDay: [
+        { day: '2026-11-25', action: 'hide', count: 2 },
+        { day: '2026-11-26', action: 'mute', count: 1 },
+      ],
+    },
+    chatbotUnanswered: [
+      {
+        wording: 'can i bring my dog',
+        questions: 9,
+        variants: [
+          { wording: 'can i bring my dog', questions: 6 },
+          { wording: 'bringing dogs', questions: 3 },
+        ],
+      },
+    ],
     ...overrides,
   };
 }
@@ -85,6 +102,74 @@ describe('library insights screen', () => {
     renderScreen(<DeskInsightsPage />, '/desk/insights', testUser({ role: 'librarian' }));
     const panel = await screen.findByRole('region', { name: 'Searches that found nothing' });
     expect(within(panel).getByText(/at least 5 different people/)).toBeTruthy();
+  });
+
+  it('groups the chatbot questions it could not answer, with their wordings', async () => {
+    mockApi({ 'GET /insights': () => ({ body: insights() }) });
+    renderScreen(<DeskInsightsPage />, '/desk/insights', testUser({ role: 'librarian' }));
+    const panel = await screen.findByRole('region', {
+      name: 'Chatbot questions it could not answer',
+    });
+    const list = within(panel).getByRole('list', { name: 'Questions to teach it' });
+    expect(within(list).getByText('can i bring my dog')).toBeTruthy();
+    expect(within(list).getByText('bringing dogs')).toBeTruthy();
+    expect(within(list).getByText('(9 questions, 2 wordings)')).toBeTruthy();
+    fireEvent.click(within(panel).getByRole('button', { name: /Show as table/ }));
+    const table = within(panel).getByRole('table');
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(within(table).getByRole('cell', { name: 'also: bringing dogs' })).toBeTruthy();
+    expect(
+      within(panel)
+        .getByRole('link', { name: /Download CSV/ })
+        .getAttribute('href'),
+    ).toBe('/api/insights/export.csv?panel=chatbot-unanswered&period=30');
+  });
+
+  it('shows the rooms: messages and moderation actions by day', async () => {
+    mockApi({ 'GET /insights': () => ({ body: insights() }) });
+    renderScreen(<DeskInsightsPage />, '/desk/insights', testUser({ role: 'librarian' }));
+    const panel = await screen.findByRole('region', { name: 'Rooms' });
+    expect(
+      within(panel).getByText('2 rooms had messages in this period; moderators took 3 actions.'),
+    ).toBeTruthy();
+    fireEvent.click(within(panel).getByRole('button', { name: /Show as table/ }));
+    const table = within(panel).getByRole('table');
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
+    expect(headers).toEqual(['Day', 'Messages', 'Messages hidden', 'People muted']);
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ['2026-11-25', '14', '2', '0'],
+      ['2026-11-26', '0', '0', '1'],
+    ]);
+  });
+
+  it('gives each panel its own period, its CSV following it', async () => {
+    const calls = mockApi({ 'GET /insights': () => ({ body: insights() }) });
+    renderScreen(<DeskInsightsPage />, '/desk/insights', testUser({ role: 'librarian' }));
+    const panel = await screen.findByRole('region', { name: 'Most searched terms' });
+    const select = within(panel).getByRole('combobox', {
+      name: 'Period of most searched terms',
+    });
+    fireEvent.change(select, { target: { value: '365' } });
+    await within(panel).findByRole('link', { name: /Download CSV/ });
+    expect(
+      within(panel)
+        .getByRole('link', { name: /Download CSV/ })
+        .getAttribute('href'),
+    ).toBe('/api/insights/export.csv?panel=searches-top&period=365');
+    expect(calls.some((call) => call.search.get('period') === '365')).toBe(true);
+    // The other panels keep the page's period.
+    const other = screen.getByRole('region', { name: 'Most viewed items' });
+    expect(
+      within(other)
+        .getByRole('link', { name: /Download CSV/ })
+        .getAttribute('href'),
+    ).toBe('/api/insights/export.csv?panel=items-viewed&period=30');
   });
 
   it('reads the period from the address, and formats its numbers', () => {

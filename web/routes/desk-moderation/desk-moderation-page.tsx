@@ -22,6 +22,7 @@ import { PageHeader, pageStyles } from '../../components/page/page-header.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { useDocumentTitle } from '../../hooks/use-document-title.ts';
 import styles from './desk-moderation.module.css';
+import { SanctionsInForce } from './sanctions-in-force.tsx';
 
 /** The choices of the action menu: what is done, and for a mute where. */
 const CHOICES = [
@@ -209,6 +210,7 @@ export function DeskModerationPage() {
           </ul>
         ) : null}
       </section>
+      {data ? <SanctionsInForce sanctions={data.sanctions ?? []} /> : null}
       <section className={styles.section} aria-labelledby="moderation-history">
         <h2 id="moderation-history">History</h2>
         {data && data.history.length === 0 ? <p>No actions yet.</p> : null}
@@ -231,7 +233,7 @@ export function DeskModerationPage() {
                     <td>{when(action.createdAt)}</td>
                     <td>{action.actor}</td>
                     <td>
-                      {action.action}
+                      {action.action === 'lift' ? 'ended early' : action.action}
                       {action.scope === 'everywhere' ? ' (everywhere)' : ''}
                     </td>
                     <td>

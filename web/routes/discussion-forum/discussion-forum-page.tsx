@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { roomPath } from '#contract/routes.ts';
 import { CHAT_TEXT } from '#contract/socket/chat.ts';
+import { useUnreadCounts } from '../../api/chat-attention.ts';
 import { useAvailableRooms, useChatConnection } from '../../api/chat-socket.ts';
 import { useCurrentUser } from '../../api/session.ts';
 import { ConnectionNotice } from '../../components/chat/connection-notice.tsx';
@@ -26,6 +27,8 @@ export function DiscussionForumPage() {
   const { data: user } = useCurrentUser();
   const connection = useChatConnection();
   const rooms = useAvailableRooms();
+  // Unread counts and mention markers per room, asked for by this page (decision 042).
+  const unread = useUnreadCounts();
   const navigate = useNavigate();
 
   const username = user?.chatUsername ?? '';
@@ -124,6 +127,7 @@ export function DiscussionForumPage() {
             username={username}
             onJoin={onJoin}
             onDeleted={(roomName) => announce(`Room “${roomName}” deleted.`)}
+            unread={unread}
           />
         ) : connection.status === 'refused' ? null : (
           <p role="status">Loading the rooms…</p>

@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
-import { CHAT_TEXT, type RoomSummary } from '#contract/socket/chat.ts';
+import { CHAT_TEXT, type RoomSummary, type RoomUnread } from '#contract/socket/chat.ts';
 import { chatRequest } from '../../api/chat-socket.ts';
 import { formStyles } from '../../components/forms/fields.tsx';
 import { StatusBadge } from '../../components/records/status-badge.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Dialog } from '../../components/ui/dialog.tsx';
+import { UnreadBadge } from './unread-badge.tsx';
 import styles from './discussion-forum.module.css';
 
 /** The rooms whose name holds `query`, ignoring case (the spec's room search). */
@@ -26,7 +27,10 @@ export function RoomList({
   username,
   onJoin,
   onDeleted,
+  unread,
 }: {
+  /** This person's unread counts and mention markers by lower-case room name (decision 042). */
+  unread?: ReadonlyMap<string, RoomUnread> | null;
   rooms: readonly RoomSummary[];
   userId: string;
   username: string;
@@ -91,6 +95,7 @@ export function RoomList({
                   <div className={styles.roomTitle}>
                     <h3 className={styles.roomName}>{room.roomName}</h3>
                     {room.isDemo ? <StatusBadge label="Demo" /> : null}
+                    <UnreadBadge unread={unread?.get(room.roomName.toLowerCase())} />
                   </div>
                   {room.description ? (
                     <p className={styles.description}>{room.description}</p>

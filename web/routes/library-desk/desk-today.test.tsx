@@ -4,10 +4,10 @@ import { mockApi, renderScreen, testUser } from '../../test/api-mock.tsx';
 import { DeskToday } from './desk-today.tsx';
 
 describe('what needs the desk today', () => {
-  it('shows the three numbers, each a link to where it is done', async () => {
+  it('shows the numbers, each a link to where it is done', async () => {
     mockApi({
       'GET /insights/today': () => ({
-        body: { pickupsWaiting: 4, overdueLoans: 2, openRequests: 7 },
+        body: { pickupsWaiting: 4, overdueLoans: 2, openRequests: 7, openReports: 3 },
       }),
     });
     renderScreen(<DeskToday />, '/desk', testUser({ role: 'librarian' }));
@@ -16,6 +16,7 @@ describe('what needs the desk today', () => {
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
       ['4 pickups waiting today', '#desk-pickups-title'],
       ['2 overdue loans', '/desk?loans=overdue'],
+      ['3 open reports', '/desk/moderation'],
       ['7 open requests', '/requests?status=pending'],
     ]);
   });

@@ -5,16 +5,17 @@ import styles from './desk.module.css';
 
 /**
  * The three numbers that need the desk's action today, each a link to where it is done: pickups
- * still waiting today, overdue loans, requests nobody has answered. Open chat reports join them
- * when moderation lands (another count in `GET /api/insights/today`, another item here).
+ * still waiting today, overdue loans, reported messages no moderator has acted on yet, and
+ * requests nobody has answered.
  */
 export function DeskToday() {
   const today = useDeskToday();
   if (!today.data) return null;
-  const { pickupsWaiting, overdueLoans, openRequests } = today.data;
+  const { pickupsWaiting, overdueLoans, openReports, openRequests } = today.data;
   const items = [
     { count: pickupsWaiting, label: 'pickups waiting today', to: '#desk-pickups-title' },
     { count: overdueLoans, label: 'overdue loans', to: `${ROUTES.libraryDesk}?loans=overdue` },
+    { count: openReports, label: 'open reports', to: ROUTES.deskModeration },
     { count: openRequests, label: 'open requests', to: `${ROUTES.requests}?status=pending` },
   ];
   return (

@@ -4,6 +4,7 @@ import { useItem } from '../../api/catalogue.ts';
 import { Cover } from '../../components/catalogue/cover.tsx';
 import { MoreLikeThis } from '../../components/catalogue/more-like-this.tsx';
 import { ReserveCopyLink, shelfPlaces, shelfText } from '../../components/catalogue/shelf.tsx';
+import { ItemChatActions } from '../../components/catalogue/share-to-room.tsx';
 import type { TextRange } from '../../components/catalogue/page-text.tsx';
 import { AnnotatedPage } from '../../components/reading/annotated-page.tsx';
 import { BookViewer } from '../../components/reading/book-viewer.tsx';
@@ -71,6 +72,11 @@ export function BookDetail({
               </p>
               {item.data.description ? <p>{item.data.description}</p> : null}
               <ShelfControls itemId={item.data.id} title={item.data.title} />
+              <ItemChatActions
+                itemId={item.data.id}
+                title={item.data.title}
+                type={item.data.type}
+              />
             </div>
           </div>
           {item.data.shelf ? (

@@ -1,0 +1,94 @@
+import type { Mention } from '#contract/socket/chat.ts';
+import {
+  markRead,
+  recordMentions,
+  resolveMentions,
+  roomMembers,
+  unreadByRoom,
+} from '../../chat/mentions.ts';
+import type { MessageRow } from '../../chat/store.ts';
+import { Refusal } from '../../refusal.ts';
+import { announceUnread } from '../notices.ts';
+import { existingRoom, joinedRoom, type ChatConnection, type ChatContext } from './context.ts';
+import { parsePayload } from './payload.ts';
+
+/*
+ * Attention (issue 26, decision 042): who a message mentions, and how far each person has read
+ * each room. Counts are asked for by the person's browser (`unread_counts`), never worked out for
+ * every member on a send, so a room of 500 costs no more per message than before.
+ */
+
+/**
+ * The people a just-stored message mentions, resolved by the server against the room's members
+ * (whatever the client meant): attached to `row`, so the broadcast that follows carries them. A
+ * message without `@` costs nothing.
+ */
+export async function attachMentions(
+  { db }: Pick<ChatContext, 'db'>,
+  room: { id: string },
+  row: MessageRow,
+): Promise<Mention[]> {
+  if (!row.sender_id || !row.content.includes('@')) return [];
+  const mentions = await resolveMentions(db, room.id, row.sender_id, row.content);
+  if (mentions.length > 0) row.mentions = mentions;
+  return mentions;
+}
+
+/**
+ * After the broadcast: stores the mentions and gives a notice to each person mentioned who is
+ * not in the room now, whose bells (on any process, through the adapter) are told at once. A
+ * failure here is logged: the message is stored and delivered already.
+ */
+export async function notifyMentioned(
+  context: Pick<ChatContext, 'db' | 'io' | 'log' | 'now'>,
+  room: { id: string; name: string },
+  row: MessageRow,
+  mentions: readonly Mention[],
+): Promise<void> {
+  if (mentions.length === 0) return;
+  try {
+    const noticed = await recordMentions(
+      context.db,
+      {
+        id: row.id,
+        roomId: room.id,
+        roomName: room.name,
+        senderName: row.sender_name,
+        content: row.content,
+      },
+      mentions,
+      context.now(),
+    );
+    if (noticed.length > 0) await announceUnread(context.io, context.db, noticed);
+  } catch (error) {
+    context.log.warn({ err: error, messageId: row.id }, 'could not record a message’s mentions');
+  }
+}
+
+/** `mark_read`, `unread_counts` and `room_members`, for one socket. */
+export function attentionEvents(context: ChatContext, { socket, user, on }: ChatConnection) {
+  const { db, now } = context;
+
+  on('mark_read', async (payload) => {
+    const body = parsePayload('mark_read', payload);
+    // The room just left counts too: a browser says what was read as it leaves.
+    const joined = socket.data.room;
+    const room =
+      joined && joined.name.toLowerCase() === body.roomName.toLowerCase()
+        ? joined
+        : await existingRoom(db, body.roomName);
+    if (!(await markRead(db, user.id, room.id, body.messageId, now()))) {
+      throw new Refusal(404, 'That message is not in a room you have visited.');
+    }
+  });
+
+  on('unread_counts', async () => {
+    return { ok: true, unread: await unreadByRoom(db, user.id) };
+  });
+
+  on('room_members', async (payload) => {
+    const body = parsePayload('room_members', payload);
+    const joined = joinedRoom(socket, body.roomName, 'Join the room to see its members.');
+    return { ok: true, members: await roomMembers(db, joined.id) };
+  });
+}

@@ -1,0 +1,96 @@
+import { CHAT_TEXT, MODERATION_TEXT } from '#contract/socket/chat.ts';
+import { deleteMessage, editMessage, whyChangeRefused, type Actor } from '../../chat/threads.ts';
+import { presentMessage } from '../../presenters/chat.ts';
+import { Refusal } from '../../refusal.ts';
+import {
+  channel,
+  joinedRoom,
+  requireVerifiedSender,
+  type ChatConnection,
+  type ChatContext,
+} from './context.ts';
+import { restrict } from './moderation.ts';
+import { parsePayload } from './payload.ts';
+import type { ReactionFanOut } from './reactions.ts';
+
+/**
+ * Edits, deletions and reactions (issue 26, decision 043), in the room the socket joined. An edit
+ * passes the same checks as a send: the library's matcher (a hit restricts the room and changes
+ * nothing), the room's own words, mutes and members only (in the statement); slow mode does not
+ * apply, as an edit adds no message. The room hears `message_updated` (on every process, through
+ * the adapter) and reactions as `reactions_batch`, at most once a second (`reactions.ts`).
+ */
+export function threadEvents(
+  context: ChatContext,
+  { socket, user, on }: ChatConnection,
+  reactionFanOut: ReactionFanOut,
+) {
+  const { db, io, moderator } = context;
+  const actor = (): Actor => ({
+    id: user.id,
+    name: user.chatName,
+    isStaff: user.role === 'librarian',
+  });
+  const inRoom = (roomName: string) =>
+    joinedRoom(socket, roomName, 'Join the room before changing anything in it.');
+
+  on('edit_message', async (payload) => {
+    await requireVerifiedSender(db, user);
+    const body = parsePayload('edit_message', payload);
+    const joined = inRoom(body.roomName);
+    if (moderator.isAbusive(body.text)) {
+      // As a send: never stored, and the room is restricted for everyone instead.
+      if (!(await restrict(context, joined.name))) throw new Refusal(403, CHAT_TEXT.restricted);
+      throw new Refusal(422, `${CHAT_TEXT.abuseWarning} ${CHAT_TEXT.abuseWarningMore}`);
+    }
+    const roomWord = context.roomWords.matches(joined.id, body.text);
+    if (roomWord === true || (roomWord !== false && (await roomWord))) {
+      throw new Refusal(422, MODERATION_TEXT.roomWord);
+    }
+    const change = { roomId: joined.id, messageId: body.messageId, actor: actor() };
+    const row = await editMessage(db, { ...change, text: body.text });
+    if (!row) throw await whyChangeRefused(db, change, 'edit');
+    io.to(channel(joined.id)).emit('message_updated', presentMessage(row, joined.name));
+    return { ok: true, id: row.id };
+  });
+
+  on('delete_message', async (payload) => {
+    const body = parsePayload('delete_message', payload);
+    const joined = inRoom(body.roomName);
+    const change = { roomId: joined.id, messageId: body.messageId, actor: actor() };
+    const row = await deleteMessage(db, change);
+    if (!row) throw await whyChangeRefused(db, change, 'delete');
+    io.to(channel(joined.id)).emit('message_updated', presentMessage(row, joined.name));
+    return { ok: true, id: row.id };
+  });
+
+  on('react_message', async (payload) => {
+    const body = parsePayload('react_message', payload);
+    const joined = inRoom(body.roomName);
+    const result = await reactionFanOut.writer.toggle({
+      roomId: joined.id,
+      messageId: body.messageId,
+      actor: actor(),
+      emoji: body.emoji,
+    });
+    if (!result.allowed) {
+      throw await whyChangeRefused(
+        db,
+        { roomId: joined.id, messageId: body.messageId, actor: actor() },
+        'react',
+      );
+    }
+    // The person's own sockets hear it at once (their browser keeps its `mine` from `by`, `emoji`
+    // and `added`); the room within a second, in one `reactions_batch` for every reaction of that
+    // second (decision 043).
+    reactionFanOut.toggled(joined.id, {
+      roomName: joined.name,
+      messageId: body.messageId,
+      reactions: result.reactions,
+      by: user.id,
+      emoji: body.emoji,
+      added: result.added,
+    });
+    return { ok: true };
+  });
+}
