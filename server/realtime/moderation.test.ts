@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MODERATION_TEXT } from '#contract/socket/chat.ts';
-import type { SocketBudgets } from '../chat/event-budget.ts';
 import { findRoom, insertMessage } from '../chat/store.ts';
-import { createTestApp, ROOMS_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
+import { createTestApp, MODERATION_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson, type SignedInPerson } from '../test/factories.ts';
 import {
@@ -19,15 +18,6 @@ import {
  * restoring, muting and removing take effect on every process, since sends and joins read the
  * database; a room's creator sets slow mode, its own words, members only and its rules.
  */
-
-const BUDGETS_LIFTED: SocketBudgets = {
-  ...ROOMS_BUDGET_LIFTED,
-  moderation: {
-    socket: { burst: 1_000, refillMs: 1 },
-    person: { burst: 1_000, refillMs: 1 },
-    staffFactor: 1,
-  },
-};
 
 describe.each(testDatabaseKinds())('moderation by people on %s', (kind) => {
   let testApp: TestApp;
@@ -83,10 +73,10 @@ describe.each(testDatabaseKinds())('moderation by people on %s', (kind) => {
     librarian.client.post('/api/moderation/actions', body);
 
   beforeAll(async () => {
-    testApp = await createTestApp(kind, { socketBudgets: BUDGETS_LIFTED });
+    testApp = await createTestApp(kind, { socketBudgets: MODERATION_BUDGET_LIFTED });
     other = await createTestApp(kind, {
       database: testApp.database,
-      socketBudgets: BUDGETS_LIFTED,
+      socketBudgets: MODERATION_BUDGET_LIFTED,
     });
     url = await listenOnFreePort(testApp);
     otherUrl = await listenOnFreePort(other);

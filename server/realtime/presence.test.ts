@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PresenceChanged, TypingChanged } from '#contract/socket/chat.ts';
-import type { SocketBudgets } from '../chat/event-budget.ts';
-import { createTestApp, ROOMS_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
+import { createTestApp, MODERATION_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson, type SignedInPerson } from '../test/factories.ts';
 import {
@@ -18,15 +17,6 @@ import {
  * processes as server-side messages, presence is read from `chat_presence` and broadcast through
  * the adapter, and a mute ended early lets the person post again on every process.
  */
-
-const BUDGETS_LIFTED: SocketBudgets = {
-  ...ROOMS_BUDGET_LIFTED,
-  moderation: {
-    socket: { burst: 1_000, refillMs: 1 },
-    person: { burst: 1_000, refillMs: 1 },
-    staffFactor: 1,
-  },
-};
 
 /** Resolves with the first `event` payload that `predicate` accepts (`timeoutMs` at most). */
 function eventWhere<T>(
@@ -86,10 +76,10 @@ describe.each(testDatabaseKinds())('typing, presence and ending a mute early on 
   };
 
   beforeAll(async () => {
-    testApp = await createTestApp(kind, { socketBudgets: BUDGETS_LIFTED });
+    testApp = await createTestApp(kind, { socketBudgets: MODERATION_BUDGET_LIFTED });
     other = await createTestApp(kind, {
       database: testApp.database,
-      socketBudgets: BUDGETS_LIFTED,
+      socketBudgets: MODERATION_BUDGET_LIFTED,
     });
     url = await listenOnFreePort(testApp);
     otherUrl = await listenOnFreePort(other);

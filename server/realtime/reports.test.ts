@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_INTERVAL_SECONDS, REPORT_TEXT } from '#contract/socket/chat.ts';
-import type { SocketBudgets } from '../chat/event-budget.ts';
 import { findRoom } from '../chat/store.ts';
-import { createTestApp, ROOMS_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
+import { createTestApp, MODERATION_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson, type SignedInPerson } from '../test/factories.ts';
 import {
@@ -21,15 +20,6 @@ import {
  * in the database. The budgets of rooms and of moderation events are lifted here, so that these
  * rules are what answers (the budgets are tested in server/realtime/budgets.test.ts).
  */
-
-const BUDGETS_LIFTED: SocketBudgets = {
-  ...ROOMS_BUDGET_LIFTED,
-  moderation: {
-    socket: { burst: 1_000, refillMs: 1 },
-    person: { burst: 1_000, refillMs: 1 },
-    staffFactor: 1,
-  },
-};
 
 describe.each(testDatabaseKinds())('reports of abuse on %s', (kind) => {
   let testApp: TestApp;
@@ -90,7 +80,7 @@ describe.each(testDatabaseKinds())('reports of abuse on %s', (kind) => {
   beforeAll(async () => {
     testApp = await createTestApp(kind, {
       env: { MODERATION_WORDS: 'grimbleflax' },
-      socketBudgets: BUDGETS_LIFTED,
+      socketBudgets: MODERATION_BUDGET_LIFTED,
     });
     url = await listenOnFreePort(testApp);
     ada = await signedInPerson(testApp);
@@ -156,7 +146,7 @@ describe.each(testDatabaseKinds())('reports of abuse on %s', (kind) => {
     const other = await createTestApp(kind, {
       database: testApp.database,
       env: { MODERATION_WORDS: 'grimbleflax' },
-      socketBudgets: BUDGETS_LIFTED,
+      socketBudgets: MODERATION_BUDGET_LIFTED,
     });
     try {
       const otherSocket = await connect(alan, await listenOnFreePort(other));

@@ -9,11 +9,10 @@ import {
   type ReactionsBatch,
   type ReactionSummary,
 } from '#contract/socket/chat.ts';
-import type { SocketBudgets } from '../chat/event-budget.ts';
 import { findRoom } from '../chat/store.ts';
 import { createReactionWriter, reactionsOf, toggleReaction } from '../chat/threads.ts';
 import { excerptOf } from '../presenters/chat.ts';
-import { createTestApp, ROOMS_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
+import { createTestApp, MODERATION_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson, type SignedInPerson } from '../test/factories.ts';
 import {
@@ -30,15 +29,6 @@ import {
  * the PostgreSQL adapter), and the rules (the sender, the ten-minute window by the database's
  * clock, the matcher, the room's words, mutes, members only, hidden messages) hold on both.
  */
-
-const BUDGETS_LIFTED: SocketBudgets = {
-  ...ROOMS_BUDGET_LIFTED,
-  moderation: {
-    socket: { burst: 1_000, refillMs: 1 },
-    person: { burst: 1_000, refillMs: 1 },
-    staffFactor: 1,
-  },
-};
 
 describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %s', (kind) => {
   let testApp: TestApp;
@@ -104,10 +94,10 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
         WHERE id = ${id}::bigint`.execute(testApp.database.db);
 
   beforeAll(async () => {
-    testApp = await createTestApp(kind, { socketBudgets: BUDGETS_LIFTED });
+    testApp = await createTestApp(kind, { socketBudgets: MODERATION_BUDGET_LIFTED });
     other = await createTestApp(kind, {
       database: testApp.database,
-      socketBudgets: BUDGETS_LIFTED,
+      socketBudgets: MODERATION_BUDGET_LIFTED,
     });
     url = await listenOnFreePort(testApp);
     otherUrl = await listenOnFreePort(other);

@@ -39,6 +39,16 @@ export const ROOMS_BUDGET_LIFTED: SocketBudgets = {
   },
 };
 
+/** `ROOMS_BUDGET_LIFTED` with the `moderation` group lifted too: tests that report and moderate. */
+export const MODERATION_BUDGET_LIFTED: SocketBudgets = {
+  ...ROOMS_BUDGET_LIFTED,
+  moderation: {
+    socket: { burst: 1_000, refillMs: 1 },
+    person: { burst: 1_000, refillMs: 1 },
+    staffFactor: 1,
+  },
+};
+
 /** A built (not listening) app on a fresh database; `close()` tears both down. */
 export interface TestApp {
   app: FastifyInstance;
