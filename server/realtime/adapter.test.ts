@@ -215,4 +215,32 @@ describe('the cluster adapter', () => {
     // The sender counts as heard from, even while its broadcast waits.
     expect(adapter.nodesMap.has('other-process')).toBe(true);
   });
+
+  it('reports a failed store of a large broadcast instead of leaving it unhandled', async () => {
+    const errors: Error[] = [];
+    const listener = Object.assign(new EventEmitter(), {
+      query: async () => ({ rows: [] }),
+      release: () => {},
+    });
+    // The pool after `end()`: a NOTIFY too large to send inline is stored first, and that fails.
+    const ended = {
+      connect: async () => listener,
+      query: () => Promise.reject(new Error('Cannot use a pool after calling end on the pool')),
+    } as unknown as pg.Pool;
+    io = new Server();
+    io.adapter(createClusterAdapter(ended, { onError: (error) => errors.push(error) }));
+    await listening();
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      io.to('room').emit('large', 'x'.repeat(20_000));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).not.toHaveBeenCalled();
+      expect(errors.map((error) => error.message)).toContain(
+        'Cannot use a pool after calling end on the pool',
+      );
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
 });

@@ -117,8 +117,14 @@ export function createClusterAdapter(
         internals.nodesMap.size === 0 &&
         since !== undefined &&
         now() - since > HEARTBEAT_TIMEOUT_MS;
-      // The library's publish reports its own errors to `onError` and never rejects.
-      if (!alone) void publish(message);
+      // The library's publish reports most errors to `onError`, but not those of a message too
+      // big for a NOTIFY (stored first, `publishWithAttachment`): those reject, and with no one
+      // awaiting this they would be an unhandled rejection (seen when the pool had ended).
+      if (!alone) {
+        publish(message).catch((error: unknown) =>
+          onError(error instanceof Error ? error : new Error(String(error))),
+        );
+      }
       return Promise.resolve('');
     };
 
