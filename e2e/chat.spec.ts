@@ -94,7 +94,7 @@ test.describe('the discussion forum', () => {
     const alan = await chatter(browser, baseURL!, 'Alan');
     await alan.getByLabel('Search rooms').fill(room.toUpperCase());
     const seen = alan.getByRole('listitem').filter({ hasText: room });
-    await expect(seen).toContainText('1 member');
+    await expect(seen).toContainText('1 here now');
     await expect(seen.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
     await seen.getByRole('button', { name: `Join ${room}` }).click();
     await expect(alan.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();

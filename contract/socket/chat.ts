@@ -482,7 +482,8 @@ export type ReactionSummary = z.infer<typeof reactionSummarySchema>;
 /**
  * `reactions_changed`: all of a message's reactions now. `by` and `emoji` say whose toggle it was
  * (the server knows), so that person's tabs update their own `mine`; `added` whether it went on.
- * Sent to that person's own sockets only, at once; the room hears `reactions_batch`.
+ * Sent to that person's own sockets only, at once (but the one that sent it, whose
+ * acknowledgement carries it as `reaction`); the room hears `reactions_batch`.
  */
 export const reactionsChangedSchema = z.object({
   roomName: z.string(),
@@ -708,7 +709,8 @@ export const chatMessageSchema = z.object({
   reactions: z.array(reactionSummarySchema).optional(),
   /**
    * Ours (decision 042): the people it mentions, resolved by the server against the room's
-   * members; left out when it mentions nobody.
+   * members; left out when it mentions nobody, except on `message_updated` after an edit and on
+   * a catch-up, which always say (an empty list: the edit took them out).
    */
   mentions: z.array(mentionSchema).max(MENTIONS_PER_MESSAGE_MAX).optional(),
 });
@@ -763,6 +765,11 @@ export type Ack =
       unread?: RoomUnread[];
       /** `room_members` (decision 042). */
       members?: RoomMember[];
+      /**
+       * `react_message` (decision 043): the toggle, as the person's other tabs hear it in
+       * `reactions_changed`; the tab that sent it learns it here, in no second frame.
+       */
+      reaction?: ReactionsChanged;
     }
   | { ok: false; message: string; retryAfter?: number; code?: string };
 type AckFn = (answer: Ack) => void;

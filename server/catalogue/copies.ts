@@ -319,17 +319,19 @@ export interface ImportedCopyCounts {
 /**
  * Inserts imported copies, or updates the copy that already carries each barcode (its item,
  * location, status and note), in one statement: a re-run never duplicates a copy. Within one
- * batch the last row of a barcode wins (one statement cannot touch a row twice).
+ * batch the last row of a barcode wins (one statement cannot touch a row twice). `touched` names
+ * the items whose copies changed (a copy moved to another item: both), for the live
+ * availability the caller says once its transaction has committed (decision 045).
  */
 export async function upsertImportedCopies(
   db: Kysely<Database> | Transaction<Database>,
   copies: readonly ImportedCopy[],
-): Promise<ImportedCopyCounts> {
+): Promise<ImportedCopyCounts & { touched: string[] }> {
   const byBarcode = new Map<string, ImportedCopy>();
   for (const copy of copies) byBarcode.set(copy.barcode.toUpperCase(), copy);
   const rows = [...byBarcode.values()];
   const counts = { inserted: 0, updated: 0, unchanged: rows.length };
-  if (rows.length === 0) return counts;
+  if (rows.length === 0) return { ...counts, touched: [] };
   const returned = await db
     .insertInto('copies')
     .values(
@@ -356,9 +358,21 @@ export async function upsertImportedCopies(
           sql<boolean>`(copies.item_id, copies.location, copies.status, copies.note) IS DISTINCT FROM (excluded.item_id, excluded.location, excluded.status, excluded.note)`,
         ),
     )
-    .returning(sql<boolean>`xmax = 0`.as('inserted'))
+    .returning([
+      sql<boolean>`xmax = 0`.as('inserted'),
+      'item_id',
+      // The statement's subqueries read the table as it was before it: the item a copy left.
+      sql<string | null>`(SELECT before.item_id FROM copies before WHERE before.id = copies.id)`.as(
+        'item_before',
+      ),
+    ])
     .execute();
-  for (const row of returned) counts[row.inserted ? 'inserted' : 'updated'] += 1;
+  const touched = new Set<string>();
+  for (const row of returned) {
+    counts[row.inserted ? 'inserted' : 'updated'] += 1;
+    touched.add(row.item_id);
+    if (row.item_before) touched.add(row.item_before);
+  }
   counts.unchanged -= returned.length;
-  return counts;
+  return { ...counts, touched: [...touched] };
 }

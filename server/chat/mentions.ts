@@ -126,43 +126,96 @@ export async function recordMentions(
   now: Date,
 ): Promise<string[]> {
   if (mentions.length === 0) return [];
-  const ids = mentions.map((mention) => mention.userId);
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('chat_mentions')
-      .values(
-        mentions.map((mention) => ({
-          message_id: message.id,
-          user_id: mention.userId,
-          room_id: message.roomId,
-          name: mention.name,
-        })),
-      )
+      .values(mentionRows(message, mentions))
       .onConflict((conflict) => conflict.columns(['message_id', 'user_id']).doNothing())
       .execute();
-    const here = await trx
-      .selectFrom('chat_presence as p')
-      .innerJoin('chat_servers as s', 's.id', 'p.server_id')
-      .select('p.user_id')
-      .distinct()
-      .where('p.room_id', '=', message.roomId)
-      .where('p.user_id', 'in', ids)
-      .where('s.seen_at', '>', new Date(now.getTime() - SERVER_STALE_MS))
-      .execute();
-    const present = new Set(here.map((row) => row.user_id));
-    const notices: NewNotice[] = ids
-      .filter((id) => !present.has(id))
-      .map((userId) => ({
-        userId,
-        kind: 'mention',
-        key: `mention:${message.id}`,
-        title: `${message.senderName} mentioned you in ${message.roomName}`,
-        body: `${message.senderName}: ${excerpt(message.content)}`,
-        link: `${roomPath(message.roomName)}?message=${message.id}`,
-        now,
-      }));
-    return createNotices(trx, notices);
+    return noticeAbsent(
+      trx,
+      message,
+      mentions.map((mention) => mention.userId),
+      now,
+    );
   });
+}
+
+/**
+ * After an edit: makes `mentions` (resolved from the new text) the message's only ones, and gives
+ * a `mention` notice only to those the edit newly mentions and who are not in the room now, as a
+ * send does; someone mentioned before is not told again. Answers who got a notice. Two statements
+ * (and the presence look-up only when someone is new).
+ */
+export async function replaceMentions(
+  db: Kysely<Database>,
+  message: MentioningMessage,
+  mentions: readonly Mention[],
+  now: Date,
+): Promise<string[]> {
+  const ids = mentions.map((mention) => mention.userId);
+  return db.transaction().execute(async (trx) => {
+    let gone = trx
+      .deleteFrom('chat_mentions')
+      .where('message_id', '=', sql<string>`${message.id}::bigint`);
+    if (ids.length > 0) gone = gone.where('user_id', 'not in', ids);
+    await gone.execute();
+    if (mentions.length === 0) return [];
+    const added = await trx
+      .insertInto('chat_mentions')
+      .values(mentionRows(message, mentions))
+      .onConflict((conflict) =>
+        conflict.columns(['message_id', 'user_id']).doUpdateSet({ name: sql.ref('excluded.name') }),
+      )
+      .returning(['user_id', sql<boolean>`xmax = 0`.as('inserted')])
+      .execute();
+    const fresh = added.filter((row) => row.inserted).map((row) => row.user_id);
+    return noticeAbsent(trx, message, fresh, now);
+  });
+}
+
+/** The `chat_mentions` rows of `mentions` of `message`. */
+const mentionRows = (message: MentioningMessage, mentions: readonly Mention[]) =>
+  mentions.map((mention) => ({
+    message_id: message.id,
+    user_id: mention.userId,
+    room_id: message.roomId,
+    name: mention.name,
+  }));
+
+/**
+ * Gives each of `ids` not in `message`'s room now (no presence row on a live process) a `mention`
+ * notice, keyed by the message; answers who got one.
+ */
+async function noticeAbsent(
+  trx: Kysely<Database>,
+  message: MentioningMessage,
+  ids: readonly string[],
+  now: Date,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const here = await trx
+    .selectFrom('chat_presence as p')
+    .innerJoin('chat_servers as s', 's.id', 'p.server_id')
+    .select('p.user_id')
+    .distinct()
+    .where('p.room_id', '=', message.roomId)
+    .where('p.user_id', 'in', ids)
+    .where('s.seen_at', '>', new Date(now.getTime() - SERVER_STALE_MS))
+    .execute();
+  const present = new Set(here.map((row) => row.user_id));
+  const notices: NewNotice[] = ids
+    .filter((id) => !present.has(id))
+    .map((userId) => ({
+      userId,
+      kind: 'mention',
+      key: `mention:${message.id}`,
+      title: `${message.senderName} mentioned you in ${message.roomName}`,
+      body: `${message.senderName}: ${excerpt(message.content)}`,
+      link: `${roomPath(message.roomName)}?message=${message.id}`,
+      now,
+    }));
+  return createNotices(trx, notices);
 }
 
 /** The mentions of each of `messageIds` that has any (one statement, none without ids). */

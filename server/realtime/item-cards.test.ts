@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemCardsResponseSchema, type ItemAvailability } from '#contract/http/item-cards.ts';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setNumberedCopies } from '../catalogue/copies.ts';
+import { importHoldings } from '../catalogue/import/holdings.ts';
+import { onAvailabilityChange } from '../reservations/availability.ts';
 import { openPostgres } from '../db/client.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
@@ -133,6 +138,49 @@ describe.each(testDatabaseKinds())('item cards and live availability (%s)', (kin
     expect(await back).toEqual({ itemId: shelf.id, total: 3, available: 3, queue: 0 });
   });
 
+  it('tells watchers once a holdings import added, moved or withdrew copies, in one call', async () => {
+    const shelf = await book(testApp, 2);
+    const other = await book(testApp, 1);
+    const socket = await socketOf(ada);
+    expect(await emitAck(socket, 'watch_items', { itemIds: [shelf.id, other.id] })).toEqual({
+      ok: true,
+    });
+    const heard: [string, boolean][] = [];
+    const stop = onAvailabilityChange(testApp.database.db, (itemId, committed) =>
+      heard.push([itemId, committed]),
+    );
+    const file = join(await mkdtemp(join(tmpdir(), 'holdings-')), 'holdings.csv');
+    const fresh = () => `IMP${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
+    await writeFile(
+      file,
+      [
+        'item_id,barcode,location,status',
+        // Two new copies, one of them on loan; one withdrawn; the other book's copy moves here.
+        `${shelf.id},${fresh()},Main library,`,
+        `${shelf.id},${fresh()},Main library,on loan`,
+        `${shelf.id},${shelf.barcodes[0]},Main library,withdrawn`,
+        `${shelf.id},${other.barcodes[0]},Main library,`,
+      ].join('\n'),
+    );
+    const shelfHeard = availabilityOf(socket, shelf.id);
+    const otherHeard = availabilityOf(socket, other.id);
+    try {
+      const result = await importHoldings(testApp.database.db, file);
+      expect(result.counts).toMatchObject({ inserted: 2, updated: 2, skipped: 0 });
+      expect(await shelfHeard).toEqual({ itemId: shelf.id, total: 4, available: 3, queue: 0 });
+      expect(await otherHeard).toEqual({ itemId: other.id, total: 0, available: 0, queue: 0 });
+      // One call at the end, after the commit: each item once, not once per row.
+      expect(heard.filter(([, committed]) => committed).sort()).toEqual(
+        [
+          [shelf.id, true],
+          [other.id, true],
+        ].sort(),
+      );
+    } finally {
+      stop();
+    }
+  });
+
   it('counts the waiting list, and stops telling a socket that unwatched', async () => {
     const one = await book(testApp, 1);
     const socket = await socketOf(ada);
@@ -235,6 +283,16 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
       });
       expect(checkOut.statusCode, checkOut.body).toBe(200);
       expect(await lent).toEqual({ itemId: shelf.id, total: 2, available: 1, queue: 0 });
+
+      // An import on the first process: its items go over as one server-side message.
+      const file = join(await mkdtemp(join(tmpdir(), 'holdings-')), 'holdings.csv');
+      await writeFile(
+        file,
+        `item_id,barcode,location\n${shelf.id},IMP${crypto.randomUUID().slice(0, 8)},Main library\n`,
+      );
+      const imported = availabilityOf(socket, shelf.id, 10_000);
+      await importHoldings(one.database.db, file);
+      expect(await imported).toEqual({ itemId: shelf.id, total: 3, available: 2, queue: 0 });
     }, 60_000);
   },
 );

@@ -1,5 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PresenceChanged, TypingChanged } from '#contract/socket/chat.ts';
+import {
+  TYPING_EXPIRE_MS,
+  type PresenceChanged,
+  type TypingChanged,
+} from '#contract/socket/chat.ts';
 import { createTestApp, MODERATION_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson, type SignedInPerson } from '../test/factories.ts';
@@ -175,6 +179,76 @@ describe.each(testDatabaseKinds())('typing, presence and ending a mute early on 
     const left = eventWhere<PresenceChanged>(adaSocket, 'presence_changed', (p) => p.count === 1);
     boSocket.close();
     expect((await left).payload).toEqual({ roomName, count: 1, names: ['Ada'] });
+  });
+
+  it('never shows a muted or removed person typing, and takes them off when a mute starts', async () => {
+    const ada = await signedInPerson(testApp, 'student', { firstName: 'Ada' });
+    const alan = await signedInPerson(testApp, 'student', { firstName: 'Alan' });
+    const bo = await signedInPerson(testApp, 'student', { firstName: 'Bo' });
+    const adaSocket = await connect(ada);
+    const alanSocket = await connect(alan);
+    // Bo watches from the other process (on PostgreSQL): its own list hears the bans too.
+    const boSocket = await connect(bo, liveUrl());
+    const roomName = await newRoom(adaSocket);
+    for (const socket of [adaSocket, alanSocket, boSocket]) await join(socket, roomName);
+    const sent = (await emitAck(alanSocket, 'send_message', { room: roomName, message: 'hm' })) as {
+      id: string;
+    };
+    // Alan keeps typing, as a browser does, so nothing here is the list's expiry.
+    let typing = true;
+    const keepTyping = (async () => {
+      while (typing) {
+        await emitAck(alanSocket, 'typing', { roomName });
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+      }
+    })();
+    const heard: TypingChanged[] = [];
+    boSocket.on('typing_changed', (payload) => heard.push(payload));
+    const alanShown = (payload: TypingChanged) => payload.userIds.includes(alan.id);
+    try {
+      await eventWhere<TypingChanged>(boSocket, 'typing_changed', alanShown);
+      const act = (action: 'mute' | 'remove') =>
+        librarian.client.post('/api/moderation/actions', {
+          messageId: sent.id,
+          action,
+          scope: 'room',
+          duration: '1h',
+          reason: 'Cool off.',
+        });
+      expect((await act('mute')).statusCode).toBe(200);
+      const mutedAt = Date.now();
+      // Off Bo's list within the bans' two seconds and a fan-out, though Alan types on.
+      await eventWhere<TypingChanged>(boSocket, 'typing_changed', (p) => !alanShown(p), 4_500);
+      expect(Date.now() - mutedAt).toBeLessThan(TYPING_EXPIRE_MS);
+      heard.length = 0;
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(heard.filter(alanShown)).toEqual([]);
+
+      // A mute ended early: he shows again.
+      const queue = (await librarian.client.get('/api/moderation/queue')).json();
+      const mute = queue.sanctions.find(
+        (row: { person: string; roomName: string }) =>
+          row.person === 'Alan' && row.roomName === roomName,
+      );
+      expect(
+        (
+          await librarian.client.post(`/api/moderation/sanctions/${mute.id}/end`, {
+            reason: 'Fine now.',
+          })
+        ).statusCode,
+      ).toBe(200);
+      await eventWhere<TypingChanged>(boSocket, 'typing_changed', alanShown);
+
+      // Removed from the room: whatever his socket still sends is dropped.
+      expect((await act('remove')).statusCode).toBe(200);
+      await eventWhere<TypingChanged>(boSocket, 'typing_changed', (p) => !alanShown(p), 4_500);
+      heard.length = 0;
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(heard.filter(alanShown)).toEqual([]);
+    } finally {
+      typing = false;
+      await keepTyping;
+    }
   });
 
   it('lets a librarian end a mute early: recorded, told, and the person may post again everywhere', async () => {

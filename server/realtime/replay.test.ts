@@ -51,11 +51,13 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
 
     it('reach a member on the other process once, in order, and nothing twice to one who joined meanwhile', async () => {
       const ada = await connect(one, urls[0]!, await signedInPerson(one));
-      const alan = await connect(
-        two,
-        urls[1]!,
-        await signedInPerson(two, 'student', { firstName: 'Alan' }),
-      );
+      const alanPerson = await signedInPerson(two, 'student', { firstName: 'Alan' });
+      await one.database.db
+        .updateTable('users')
+        .set({ chat_username: 'AlanReplayed' })
+        .where('id', '=', alanPerson.id)
+        .execute();
+      const alan = await connect(two, urls[1]!, alanPerson);
       const roomName = 'Replayed';
       expect(await emitAck(ada, 'create_room', { roomName, description: '' })).toEqual({
         ok: true,
@@ -63,7 +65,11 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
       await join(ada, roomName);
       await join(alan, roomName);
       const atAlan: string[] = [];
-      alan.on('receive_message', (message: ChatMessage) => atAlan.push(message.id));
+      const heardByAlan = new Map<string, ChatMessage>();
+      alan.on('receive_message', (message: ChatMessage) => {
+        atAlan.push(message.id);
+        heardByAlan.set(message.id, message);
+      });
       const send = async (message: string) => {
         const answer = await emitAck(ada, 'send_message', { room: roomName, message });
         if (!answer.ok || !answer.id)
@@ -86,7 +92,10 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
         SELECT pg_terminate_backend(pid, 5000) AS ended FROM pg_stat_activity
         WHERE datname = current_database() AND query LIKE 'LISTEN%'`.execute(one.database.db);
       expect(rows.length).toBeGreaterThanOrEqual(2);
-      const gap = [await send('while not listening 1'), await send('while not listening 2')];
+      const gap = [
+        await send('@AlanReplayed while not listening 1'),
+        await send('while not listening 2'),
+      ];
 
       // Grace joins on process two before it listens again: her history has the gap already.
       const grace = await connect(
@@ -100,6 +109,11 @@ describe.runIf(testDatabaseKinds().includes('postgres'))(
       expect(history.map((message) => message.id)).toEqual(expect.arrayContaining(gap));
 
       await until(() => gap.every((id) => atAlan.includes(id)), 'the replay delivered the gap');
+      // The replay carries who a message mentions, as the live broadcast does (decision 042).
+      expect(heardByAlan.get(gap[0]!)?.mentions).toEqual([
+        { userId: alanPerson.id, name: 'AlanReplayed' },
+      ]);
+      expect(heardByAlan.get(gap[1]!)).not.toHaveProperty('mentions');
       const after = await send('after');
       await until(() => atAlan.includes(after), 'the last message crossed');
       await sleep(200);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ChatMessage } from '#contract/socket/chat.ts';
+import { withMentions } from '../chat/mentions.ts';
 import { messagesAfter, type MessageRow } from '../chat/store.ts';
 import type { Database } from '../db/schema.ts';
 import { presentMessage } from '../presenters/chat.ts';
@@ -146,6 +147,8 @@ export function replayMissedMessages(
     try {
       for (;;) {
         const rows = await messagesAfter(db, roomId, after.toString(), REPLAY_PAGE);
+        // Who each mentions, as the live broadcast said (decision 042); none without an `@`.
+        await withMentions(db, rows);
         for (const row of rows) if (deliverMissed(roomId, ledger, row)) delivered += 1;
         if (rows.length < REPLAY_PAGE) break;
         after = BigInt(rows.at(-1)!.id);

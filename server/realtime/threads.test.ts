@@ -139,19 +139,26 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     const { roomName, adaSocket, alanSocket } = await sharedRoom();
     const sent = await send(adaSocket, roomName, 'React to me');
     const there = reactionsHeard(alanSocket);
-    const own = nextEvent(adaSocket, 'reactions_changed');
-    expect(
-      await emitAck(adaSocket, 'react_message', { roomName, messageId: sent.id, emoji: '👍' }),
-    ).toEqual({ ok: true });
-    // Ada's own sockets at once, saying it was hers; the room in its next batch.
-    expect((await own)[0]).toEqual({
+    // Ada's other tab, on the same process: it hears her toggle at once; the tab that sent it
+    // has it in its acknowledgement and no second frame.
+    const adaTab = await connect(ada);
+    await join(adaTab, roomName);
+    const own = nextEvent(adaTab, 'reactions_changed');
+    const echoed: unknown[] = [];
+    adaSocket.on('reactions_changed', (change) => echoed.push(change));
+    const toggled = {
       roomName,
       messageId: sent.id,
       reactions: [{ emoji: '👍', count: 1, names: ['Ada'] }],
       by: ada.id,
       emoji: '👍',
       added: true,
-    });
+    };
+    expect(
+      await emitAck(adaSocket, 'react_message', { roomName, messageId: sent.id, emoji: '👍' }),
+    ).toEqual({ ok: true, reaction: toggled });
+    expect((await own)[0]).toEqual(toggled);
+    // The room in its next batch.
     await expect
       .poll(() => there.latest(sent.id))
       .toEqual([{ emoji: '👍', count: 1, names: ['Ada'] }]);
@@ -171,8 +178,14 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
       { emoji: '🎉', count: 1, names: ['Alan'], mine: true },
     ]);
     // A second toggle takes it back.
-    const back = nextEvent(adaSocket, 'reactions_changed');
-    await emitAck(adaSocket, 'react_message', { roomName, messageId: sent.id, emoji: '👍' });
+    const back = nextEvent(adaTab, 'reactions_changed');
+    const taken = await emitAck(adaSocket, 'react_message', {
+      roomName,
+      messageId: sent.id,
+      emoji: '👍',
+    });
+    expect(taken).toMatchObject({ ok: true, reaction: { added: false } });
+    expect(echoed).toEqual([]);
     expect((await back)[0]).toMatchObject({
       added: false,
       reactions: [
@@ -224,6 +237,35 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     expect(after.find((r) => r.emoji === '🙏')).toEqual({ emoji: '🙏', count: 1, names: ['Alan'] });
   });
 
+  it('gathers the toggles that arrive soon after a batch into the next one', async () => {
+    const { roomName, adaSocket } = await sharedRoom();
+    const sent = await send(adaSocket, roomName, 'Gather these');
+    const room = (await findRoom(testApp.database.db, roomName))!;
+    const gapMs = 300;
+    const writer = createReactionWriter(testApp.database.db, { gapMs });
+    const base = { roomId: room.id, messageId: sent.id };
+    const as = (person: { id: string }, name: string) => ({ id: person.id, name, isStaff: false });
+    // The first goes at once, alone; three more, arriving just after it, wait for the gap and go
+    // together: each of their answers counts all of them.
+    const first = await writer.toggle({ ...base, actor: as(ada, 'Ada'), emoji: '👍' });
+    expect(first.reactions).toEqual([{ emoji: '👍', count: 1, names: ['Ada'] }]);
+    const later = [
+      writer.toggle({ ...base, actor: as(alan, 'Alan'), emoji: '👍' }),
+      writer.toggle({ ...base, actor: as(ada, 'Ada'), emoji: '🎉' }),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    later.push(writer.toggle({ ...base, actor: as(alan, 'Alan'), emoji: '🎉' }));
+    const answers = await Promise.all(later);
+    for (const answer of answers) {
+      // Toggles of one batch share their time: their names' order is the people's ids'.
+      const summary = answer.reactions.map((r) => ({ ...r, names: [...r.names].sort() }));
+      expect(summary).toEqual([
+        { emoji: '👍', count: 2, names: ['Ada', 'Alan'] },
+        { emoji: '🎉', count: 2, names: ['Ada', 'Alan'] },
+      ]);
+    }
+  });
+
   it('tells a room many reactions within one window as one frame per member, on every process', async () => {
     const { roomName, adaSocket, alanSocket } = await sharedRoom();
     const sent = await send(adaSocket, roomName, 'React, everyone');
@@ -241,11 +283,13 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
       emitAck(socket, 'react_message', { roomName, messageId: sent.id, emoji: '👍' });
     const count = (index: number) => heard[index]!.latest(sent.id)?.[0]?.count;
     // A first reaction opens the room's window everywhere.
-    expect(await react(adaSocket)).toEqual({ ok: true });
+    expect(await react(adaSocket)).toMatchObject({ ok: true });
     await expect
       .poll(() => members.every((_, index) => count(index) === 1), { timeout: 5_000 })
       .toBe(true);
-    // Everyone else at once, within the window: one more frame per member, with every count.
+    // Everyone else at once: one more frame per member, with every count, or two when the burst
+    // straddles the end of a window (a process hears the others' toggles once a second), never
+    // one per reaction.
     const acks = await Promise.all([alanSocket, ...readers].map(react));
     expect(acks.every((ack) => ack.ok)).toBe(true);
     await expect
@@ -254,7 +298,7 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
       })
       .toBe(true);
     await new Promise((resolve) => setTimeout(resolve, REACTIONS_FANOUT_MS + 300));
-    expect(heard.map((listener) => listener.frames.length)).toEqual(members.map(() => 2));
+    for (const listener of heard) expect([2, 3]).toContain(listener.frames.length);
     // The room's frame names no reader's own.
     expect(heard[1]!.frames[1]!.messages[0]!.reactions[0]).not.toHaveProperty('mine');
   });
@@ -448,6 +492,104 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     expect(updates.find((m) => m.id === second.id)?.reactions).toEqual([
       { emoji: '🎉', count: 1, names: ['Ada'], mine: false },
     ]);
+  });
+
+  it('resolves an edit’s mentions again on every process, telling only the newly mentioned', async () => {
+    const { roomName, adaSocket, alanSocket } = await sharedRoom();
+    const grace = await signedInPerson(testApp, 'student', { firstName: 'Grace' });
+    const name = (person: string) => `${person}${rooms}${kind === 'postgres' ? 'p' : 'g'}`;
+    for (const [who, username] of [
+      [alan, name('Alan')],
+      [grace, name('Grace')],
+    ] as const) {
+      await testApp.database.db
+        .updateTable('users')
+        .set({ chat_username: username })
+        .where('id', '=', who.id)
+        .execute();
+    }
+    // Grace has been in the room and left; her bell's socket stays, on the other process.
+    const graceSocket = await connect(grace, liveUrl());
+    await join(graceSocket, roomName);
+    expect(await emitAck(graceSocket, 'leave_room')).toEqual({ ok: true });
+    // Ada's second tab, on the other process, hears the room's updates.
+    const watcher = await connect(ada, liveUrl());
+    await join(watcher, roomName);
+    const mentionNotices = () =>
+      testApp.database.db
+        .selectFrom('notices')
+        .select('user_id')
+        .where('kind', '=', 'mention')
+        .where('user_id', 'in', [alan.id, grace.id])
+        .execute();
+    const stored = (id: string) =>
+      testApp.database.db
+        .selectFrom('chat_mentions')
+        .select(['user_id', 'name'])
+        .where('message_id', '=', sql<string>`${id}::bigint`)
+        .orderBy('name')
+        .execute();
+    const edit = async (id: string, text: string) => {
+      const heard = nextEvent(watcher, 'message_updated');
+      expect(await emitAck(adaSocket, 'edit_message', { roomName, messageId: id, text })).toEqual({
+        ok: true,
+        id,
+      });
+      return (await heard)[0];
+    };
+
+    // Alan is mentioned while he is in the room: no notice.
+    const sent = await send(adaSocket, roomName, `Meet at 5, @${name('Alan')}`);
+    expect(await mentionNotices()).toEqual([]);
+    expect(await emitAck(alanSocket, 'leave_room')).toEqual({ ok: true });
+
+    // The edit adds Grace: she is told (away), Alan (mentioned before, away now) is not.
+    const bell = nextEvent(graceSocket, 'notices_changed');
+    const updated = await edit(sent.id, `Meet at 6, @${name('Alan')} and @${name('Grace')}`);
+    expect(updated.mentions).toEqual([
+      { userId: alan.id, name: name('Alan') },
+      { userId: grace.id, name: name('Grace') },
+    ]);
+    expect((await bell)[0]).toEqual({ unread: 1 });
+    expect(await mentionNotices()).toEqual([{ user_id: grace.id }]);
+    expect(await stored(sent.id)).toEqual([
+      { user_id: alan.id, name: name('Alan') },
+      { user_id: grace.id, name: name('Grace') },
+    ]);
+    expect(await emitAck(graceSocket, 'unread_counts')).toMatchObject({
+      unread: expect.arrayContaining([{ roomName, unread: 1, mentioned: true }]),
+    });
+
+    // The client cannot say whom it mentions; an edit taking them out says so, with none.
+    const none = await edit(sent.id, 'Meet at 7, everyone');
+    expect(none.mentions).toEqual([]);
+    expect(await stored(sent.id)).toEqual([]);
+    expect(await emitAck(graceSocket, 'unread_counts')).toMatchObject({
+      unread: expect.arrayContaining([{ roomName, unread: 1, mentioned: false }]),
+    });
+
+    // A client resuming after the edits gets the message again with its mentions now.
+    await edit(sent.id, `Meet at 8, @${name('Grace')}`);
+    expect(await mentionNotices()).toEqual([{ user_id: grace.id }]);
+    const back = await connect(alan, otherUrl);
+    const updates: ChatMessage[] = [];
+    back.on('message_updated', (message) => updates.push(message));
+    expect(await join(back, roomName, sent.id)).toEqual([]);
+    await expect.poll(() => updates.find((m) => m.id === sent.id)).toBeTruthy();
+    expect(updates.find((m) => m.id === sent.id)?.mentions).toEqual([
+      { userId: grace.id, name: name('Grace') },
+    ]);
+    // And a first join's history too.
+    const history = await join(await connect(grace, url), roomName);
+    expect(history.find((m) => m.id === sent.id)?.mentions).toEqual([
+      { userId: grace.id, name: name('Grace') },
+    ]);
+    // Deleted, it mentions nobody: nothing left for the room list's mention marker to count.
+    expect(await emitAck(adaSocket, 'delete_message', { roomName, messageId: sent.id })).toEqual({
+      ok: true,
+      id: sent.id,
+    });
+    expect(await stored(sent.id)).toEqual([]);
   });
 
   it('shortens a quote to whole characters', () => {

@@ -14,8 +14,11 @@ import { liveOffer } from './claims.ts';
  * for the lock), so what they send is what was committed.
  */
 
-/** Hears the ids of items whose availability may have changed. */
-export type AvailabilityListener = (itemId: string) => void;
+/**
+ * Hears the ids of items whose availability may have changed; `committed` when the change has
+ * committed already (an import's batch), so nothing need wait for its transaction.
+ */
+export type AvailabilityListener = (itemId: string, committed: boolean) => void;
 
 /**
  * Listeners per database: keyed by the query adapter, which a Kysely instance shares with every
@@ -45,24 +48,34 @@ export function onAvailabilityChange(
 }
 
 /**
- * Says `itemId`'s availability may have changed in the transaction `trx` holding its row lock.
+ * Says `itemId`'s availability may have changed in the transaction `trx` holding its row lock;
+ * or, with `committed`, that the availability of `itemId` (one id or many: an import says all the
+ * items a run touched in one call) changed in transactions that have committed already.
  * Never throws and never waits: the listeners run on a later turn, after the caller went on.
  */
 export function availabilityChanged(
   trx: Kysely<Database> | Transaction<Database>,
-  itemId: string,
+  itemId: string | readonly string[],
+  { committed = false }: { committed?: boolean } = {},
 ): void {
   const set = listeners.get(keyOf(trx));
   if (!set || set.size === 0) return;
+  const ids = typeof itemId === 'string' ? [itemId] : [...itemId];
+  if (ids.length === 0) return;
   setImmediate(() => {
     for (const listener of set) {
       try {
-        listener(itemId);
+        for (const id of ids) listener(id, committed);
       } catch {
         // A listener's failure is its own (it logs); the change has happened.
       }
     }
   });
+}
+
+/** True when something in this process hears `db`'s availability changes (a chat is mounted). */
+export function hasAvailabilityListeners(db: Kysely<Database>): boolean {
+  return (listeners.get(keyOf(db))?.size ?? 0) > 0;
 }
 
 /**
@@ -113,4 +126,33 @@ export async function readAvailability(
     });
   }
   return answer;
+}
+
+/** An import says its touched items at its end, or each time this many have gathered. */
+const IMPORT_ITEMS_PER_CALL = 5_000;
+
+/**
+ * Gathers the items an import's committed batches touched (`add`, after each commit) and says
+ * them through {@link availabilityChanged} in one call at the end (`done`), or every
+ * `IMPORT_ITEMS_PER_CALL` items of a long import, so its memory stays bounded. Nothing is gathered
+ * where nothing listens (`npm run import`, a process of its own).
+ */
+export function gatherImportedAvailability(db: Kysely<Database>) {
+  const listening = hasAvailabilityListeners(db);
+  let touched = new Set<string>();
+  const say = () => {
+    if (touched.size === 0) return;
+    availabilityChanged(db, [...touched], { committed: true });
+    touched = new Set();
+  };
+  return {
+    /** Items whose copies a committed batch changed. */
+    add(itemIds: readonly string[]): void {
+      if (!listening) return;
+      for (const id of itemIds) touched.add(id);
+      if (touched.size >= IMPORT_ITEMS_PER_CALL) say();
+    },
+    /** The import is over (or failed after some batches committed): says what is left. */
+    done: say,
+  };
 }

@@ -101,6 +101,27 @@ describe('roomReducer', () => {
     expect(isRestricted(lifted)).toBe(false);
   });
 
+  it('takes an edit’s mentions, none included, and keeps them through an update silent on them', () => {
+    const ada = { userId: 'user-1', name: 'Ada' };
+    const grace = { userId: 'user-2', name: 'Grace' };
+    const edited = (content: string, mentions?: ChatMessage['mentions']) => ({
+      ...message('5', content),
+      editedAt: '2026-03-02T10:16:00.000Z',
+      ...(mentions ? { mentions } : {}),
+    });
+    const update = (state: typeof initial, updated: ChatMessage) =>
+      roomReducer(state, { type: 'updated', message: updated });
+    // An edit that mentions someone highlights them at once.
+    const once = update(initial, edited('Hi @Ada', [ada]));
+    expect(once.messages[0]!.mentions).toEqual([ada]);
+    const twice = update(once, edited('Hi @Ada and @Grace', [ada, grace]));
+    expect(twice.messages[0]!.mentions).toEqual([ada, grace]);
+    // A moderator's restore says nothing of them: they stay.
+    expect(update(twice, edited('Hi @Ada and @Grace')).messages[0]!.mentions).toEqual([ada, grace]);
+    // An edit taking them all out says none.
+    expect(update(twice, edited('Hi all', [])).messages[0]!.mentions).toEqual([]);
+  });
+
   it('keeps a restriction found in this browser when unrelated metadata arrives', () => {
     const flagged = roomReducer(initial, { type: 'flag' });
     const later = roomReducer(flagged, { type: 'metadata', metadata: meta(false) });

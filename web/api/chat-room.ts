@@ -208,7 +208,8 @@ const sameRoom = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
  * A message as updated, keeping the mentions of the one held (decision 042) when the update does
- * not say them: a moderator's restore or a change of reactions leaves them out.
+ * not say them (a change of reactions leaves them out). An edit always says them, an empty list
+ * when it took them all out, so the highlight follows the new text.
  */
 function keepMentions(held: ChatMessage, updated: ChatMessage): ChatMessage {
   if (updated.mentions || !held.mentions || updated.hidden || updated.deleted) return updated;
@@ -419,6 +420,12 @@ export function useRoom(roomName: string, userId = '') {
     [],
   );
 
+  /** This tab's own reaction went through (its acknowledgement's `reaction`, decision 043). */
+  const reacted = useCallback(
+    (change: ReactionsChanged) => dispatch({ type: 'reactions', change, userId }),
+    [userId],
+  );
+
   /** Sets the room's rules (its creator or a librarian). */
   const setRules = useCallback(
     (rules: RoomRules): Promise<Ack> => chatRequest('set_room_rules', { roomName, ...rules }),
@@ -436,5 +443,6 @@ export function useRoom(roomName: string, userId = '') {
     acknowledge,
     liftRestriction,
     closeRoom,
+    reacted,
   };
 }

@@ -6,6 +6,7 @@ import {
   type CopyStatus,
 } from '#contract/http/copies.ts';
 import type { Database } from '../../db/schema.ts';
+import { gatherImportedAvailability } from '../../reservations/availability.ts';
 import { upsertImportedCopies, type ImportedCopy } from '../copies.ts';
 import { normaliseIsbn } from '../isbn.ts';
 import { ImportFileError, readCsvRows } from './csv.ts';
@@ -100,6 +101,8 @@ export async function importHoldings(
   };
   let batch: { line: number; holding: HoldingRow }[] = [];
   let rejected: BadRow[] = [];
+  // Cards in chat rooms show live availability: said once the import is over (decision 045).
+  const availability = gatherImportedAvailability(db);
 
   const flush = async () => {
     const isbns = [...new Set(batch.flatMap(({ holding }) => holding.isbn ?? []))];
@@ -143,6 +146,7 @@ export async function importHoldings(
       });
     }
     const written = await db.transaction().execute((trx) => upsertImportedCopies(trx, copies));
+    availability.add(written.touched);
     counts.inserted += written.inserted;
     counts.updated += written.updated;
     counts.unchanged += written.unchanged;
@@ -152,22 +156,31 @@ export async function importHoldings(
     listener.onProgress?.({ ...counts });
   };
 
-  let checkedHeader = false;
-  for await (const row of readCsvRows(file, HOLDINGS_COLUMNS)) {
-    if (!checkedHeader && row.row) {
-      if (!('isbn' in row.row) && !('item_id' in row.row)) {
-        throw new ImportFileError(
-          `${file} does not look like a holdings CSV: its header lacks isbn or item_id`,
-        );
+  const readHoldings = async () => {
+    let checkedHeader = false;
+    for await (const row of readCsvRows(file, HOLDINGS_COLUMNS)) {
+      if (!checkedHeader && row.row) {
+        if (!('isbn' in row.row) && !('item_id' in row.row)) {
+          throw new ImportFileError(
+            `${file} does not look like a holdings CSV: its header lacks isbn or item_id`,
+          );
+        }
+        checkedHeader = true;
       }
-      checkedHeader = true;
+      counts.rows += 1;
+      const parsed = row.error !== undefined ? { error: row.error } : parseHoldingRow(row.row);
+      if (parsed.error !== undefined) rejected.push({ line: row.line, reason: parsed.error });
+      else if (parsed.holding) batch.push({ line: row.line, holding: parsed.holding });
+      if (batch.length + rejected.length >= BATCH) await flush();
     }
-    counts.rows += 1;
-    const parsed = row.error !== undefined ? { error: row.error } : parseHoldingRow(row.row);
-    if (parsed.error !== undefined) rejected.push({ line: row.line, reason: parsed.error });
-    else if (parsed.holding) batch.push({ line: row.line, holding: parsed.holding });
-    if (batch.length + rejected.length >= BATCH) await flush();
+    await flush();
+  };
+
+  try {
+    await readHoldings();
+  } finally {
+    // What committed counts, even when a later batch failed.
+    availability.done();
   }
-  await flush();
   return { counts, badRows };
 }

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Database, ItemsTable } from '../../db/schema.ts';
+import { gatherImportedAvailability } from '../../reservations/availability.ts';
 import { upsertImportedCopies, type ImportedCopy, type ImportedCopyCounts } from '../copies.ts';
 import { readCsvRows } from './csv.ts';
 
@@ -161,12 +162,15 @@ export class ItemWriter {
    * keeping every identifier of the file in memory.
    */
   private readonly stamp = new Date().toISOString();
+  /** Items whose copies changed, for the cards in chat rooms (decision 045), said at the end. */
+  private readonly availability: ReturnType<typeof gatherImportedAvailability>;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly options: WriterOptions,
   ) {
     this.batchSize = options.batchSize ?? 500;
+    this.availability = gatherImportedAvailability(db);
   }
 
   /**
@@ -194,7 +198,11 @@ export class ItemWriter {
 
   /** Writes what is still queued and returns the totals. */
   async finish(): Promise<ImportCounts> {
-    await this.flush();
+    try {
+      await this.flush();
+    } finally {
+      this.availability.done();
+    }
     return { ...this.counts };
   }
 
@@ -238,7 +246,7 @@ export class ItemWriter {
     this.pending = [];
 
     let outcomes = new Map<Pending, Outcome>();
-    const copies: ImportedCopyCounts[] = [];
+    const copies: (ImportedCopyCounts & { touched: string[] })[] = [];
     try {
       if (batch.length > 0) {
         outcomes = await this.db.transaction().execute(async (trx) => {
@@ -267,6 +275,7 @@ export class ItemWriter {
     for (const counts of copies) {
       for (const key of ['inserted', 'updated', 'unchanged'] as const)
         this.copyCounts[key] += counts[key];
+      this.availability.add(counts.touched);
     }
     for (const [row, outcome] of outcomes) {
       if (outcome === 'duplicate') rejected.push(this.repeated(row));
@@ -290,7 +299,10 @@ export class ItemWriter {
   private async write(
     trx: Transaction<Database>,
     batch: Pending[],
-  ): Promise<{ outcomes: Map<Pending, Outcome>; copies: ImportedCopyCounts }> {
+  ): Promise<{
+    outcomes: Map<Pending, Outcome>;
+    copies: ImportedCopyCounts & { touched: string[] };
+  }> {
     const outcomes = new Map<Pending, Outcome>();
     const copies: ImportedCopy[] = [];
     const held = heldCounts(batch);

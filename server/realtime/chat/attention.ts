@@ -2,6 +2,7 @@ import type { Mention } from '#contract/socket/chat.ts';
 import {
   markRead,
   recordMentions,
+  replaceMentions,
   resolveMentions,
   roomMembers,
   unreadByRoom,
@@ -62,6 +63,36 @@ export async function notifyMentioned(
     if (noticed.length > 0) await announceUnread(context.io, context.db, noticed);
   } catch (error) {
     context.log.warn({ err: error, messageId: row.id }, 'could not record a message’s mentions');
+  }
+}
+
+/**
+ * After an edit's broadcast: the message's mentions become those of its new text (resolved by
+ * `attachMentions`, as for a send), and only the people the edit newly mentions who are not in
+ * the room now get a notice. A failure is logged: the edit is stored and delivered already.
+ */
+export async function notifyRementioned(
+  context: Pick<ChatContext, 'db' | 'io' | 'log' | 'now'>,
+  room: { id: string; name: string },
+  row: MessageRow,
+  mentions: readonly Mention[],
+): Promise<void> {
+  try {
+    const noticed = await replaceMentions(
+      context.db,
+      {
+        id: row.id,
+        roomId: room.id,
+        roomName: room.name,
+        senderName: row.sender_name,
+        content: row.content,
+      },
+      mentions,
+      context.now(),
+    );
+    if (noticed.length > 0) await announceUnread(context.io, context.db, noticed);
+  } catch (error) {
+    context.log.warn({ err: error, messageId: row.id }, 'could not record an edit’s mentions');
   }
 }
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createModerator } from '#contract/moderation.ts';
 import { createEventBudget, type SocketBudgets } from '../../chat/event-budget.ts';
+import { createPostingBans } from '../../chat/posting-bans.ts';
 import { createRoomWords } from '../../chat/room-words.ts';
 import { createSendRate } from '../../chat/send-rate.ts';
 import {
@@ -100,7 +101,7 @@ export function mountChat(
     presence: createPresence({ io, db, log, now, ready }),
   };
   // Typing and presence (decision 044): coalesced per room, across processes.
-  const typing = createTyping({ io, log });
+  const typing = createTyping({ io, log, bans: createPostingBans(db) });
   // Reactions, coalesced the same way (decision 043).
   const reactionFanOut = createReactionFanOut({ io, db, log });
 

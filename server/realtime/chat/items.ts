@@ -1,4 +1,6 @@
+import type { Server } from 'socket.io';
 import { WATCHED_ITEMS_MAX } from '#contract/http/item-cards.ts';
+import { isUuid } from '../../db/ids.ts';
 import { onAvailabilityChange, readAvailability } from '../../reservations/availability.ts';
 import { Refusal } from '../../refusal.ts';
 import type { ChatConnection, ChatContext } from './context.ts';
@@ -36,19 +38,31 @@ export function itemEvents(_context: ChatContext, { socket, on }: ChatConnection
   });
 }
 
+/** The server-side event that hands an import's items to the other processes (decision 045). */
+const COMMITTED_BETWEEN_PROCESSES = 'chat:availability-committed';
+/** Ids one such event carries at most. */
+const COMMITTED_IDS_PER_EVENT = 1_000;
+
 /**
  * Sends `item_availability` to the sockets watching an item whenever the circulation seam says
  * it may have changed (`availabilityChanged`, called by `offerFreedCopies` in every change's
  * transaction). The availability is read once the change has committed, and sent through the
- * adapter, so watchers connected to other processes hear it too. Returns the stop.
+ * adapter, so watchers connected to other processes hear it too.
+ *
+ * An import says at once every item it touched, after its batches committed (`committed`): there
+ * may be thousands, nearly all watched by nobody. So those are not read and broadcast one by one:
+ * the ids go to the other processes in a few server-side messages, and each process reads, in
+ * one statement, only the items its own sockets watch and tells them. Returns the stop.
  */
 export function watchAvailability(context: ChatContext, sharing: () => boolean): () => void {
   const { io, db, log, now } = context;
+  // The adapter's server-side events are untyped in the contract's maps (`Record<string, never>`).
+  const cluster = io as unknown as Server;
   let pending = new Set<string>();
+  let committed = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
 
-  const flush = async () => {
-    timer = undefined;
+  const flushChanges = async () => {
     const local = io.of('/').adapter.rooms;
     // Nobody here watches, and no other process could: nothing to read.
     const ids = [...pending].filter((id) => sharing() || local.has(itemChannel(id)));
@@ -60,8 +74,48 @@ export function watchAvailability(context: ChatContext, sharing: () => boolean):
     }
   };
 
-  const stop = onAvailabilityChange(db, (itemId) => {
-    pending.add(itemId);
+  /** Tells this process's watchers of `ids` (changes committed already). */
+  const tellLocalWatchers = async (ids: Iterable<string>) => {
+    const local = io.of('/').adapter.rooms;
+    const watched = [...ids].filter((id) => local.has(itemChannel(id)));
+    if (watched.length === 0) return;
+    const counts = await readAvailability(db, watched, now());
+    for (const availability of counts.values()) {
+      io.local.to(itemChannel(availability.itemId)).emit('item_availability', availability);
+    }
+  };
+
+  const flushCommitted = async () => {
+    const ids = [...committed];
+    committed = new Set();
+    if (ids.length === 0) return;
+    if (sharing()) {
+      for (let at = 0; at < ids.length; at += COMMITTED_IDS_PER_EVENT) {
+        cluster.serverSideEmit(
+          COMMITTED_BETWEEN_PROCESSES,
+          ids.slice(at, at + COMMITTED_IDS_PER_EVENT),
+        );
+      }
+    }
+    await tellLocalWatchers(ids);
+  };
+
+  const flush = async () => {
+    timer = undefined;
+    await Promise.all([flushChanges(), flushCommitted()]);
+  };
+
+  const onOtherProcess = (ids: unknown) => {
+    if (!Array.isArray(ids)) return;
+    const valid = ids.filter((id): id is string => typeof id === 'string' && isUuid(id));
+    tellLocalWatchers(valid).catch((error: unknown) =>
+      log.warn({ err: error }, 'could not send an item availability'),
+    );
+  };
+  cluster.on(COMMITTED_BETWEEN_PROCESSES, onOtherProcess);
+
+  const stop = onAvailabilityChange(db, (itemId, done) => {
+    (done ? committed : pending).add(itemId);
     timer ??= setTimeout(() => {
       flush().catch((error: unknown) =>
         log.warn({ err: error }, 'could not send an item availability'),
@@ -70,6 +124,7 @@ export function watchAvailability(context: ChatContext, sharing: () => boolean):
   });
   return () => {
     stop();
+    cluster.off(COMMITTED_BETWEEN_PROCESSES, onOtherProcess);
     if (timer) clearTimeout(timer);
   };
 }

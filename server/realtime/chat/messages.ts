@@ -44,9 +44,14 @@ export async function catchUp(
     // A catch-up says nothing of older messages: the client holds them.
     info = { roomName: room.name, hasMore: false };
     if (viewerId !== undefined) {
-      changed = (await changedMessages(db, room.id, after, viewerId)).map((row) => ({
-        // Always says, so that reactions all taken back meanwhile go too.
+      const rows = await changedMessages(db, room.id, after, viewerId);
+      // An edit meanwhile may have changed who the message mentions (decision 042).
+      await withMentions(db, rows);
+      changed = rows.map((row) => ({
+        // Always says, so that reactions all taken back meanwhile go too, and mentions an edit
+        // took out.
         reactions: [],
+        mentions: [],
         ...presentMessage(row, room.name),
       }));
     }

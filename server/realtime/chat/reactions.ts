@@ -130,11 +130,15 @@ export function createReactionFanOut({
     /** Writes this process's toggles in batches (`createReactionWriter`). */
     writer: createReactionWriter(db),
     /**
-     * A toggle went through in room `roomId`: the person's own sockets on this process hear it at
-     * once, the room (and the other processes) within a second.
+     * A toggle went through in room `roomId`: the person's other sockets on this process hear it
+     * at once (not `fromSocketId`, which has it in its acknowledgement), the room (and the other
+     * processes) within a second.
      */
-    toggled(roomId: string, change: ReactionsChanged) {
-      io.local.to(userRoom(change.by)).emit('reactions_changed', change);
+    toggled(roomId: string, change: ReactionsChanged, fromSocketId: string) {
+      // Most people have one tab: skip the broadcast machinery when no other socket is theirs.
+      if ((io.of('/').adapter.rooms.get(userRoom(change.by))?.size ?? 0) > 1) {
+        io.local.to(userRoom(change.by)).except(fromSocketId).emit('reactions_changed', change);
+      }
       mark(roomId, change.roomName, change.messageId);
       outbox.push({ roomId, change });
       publish.touch('toggles');

@@ -9,6 +9,7 @@ import {
   type ChatConnection,
   type ChatContext,
 } from './context.ts';
+import { attachMentions, notifyRementioned } from './attention.ts';
 import { restrict } from './moderation.ts';
 import { parsePayload } from './payload.ts';
 import type { ReactionFanOut } from './reactions.ts';
@@ -50,7 +51,15 @@ export function threadEvents(
     const change = { roomId: joined.id, messageId: body.messageId, actor: actor() };
     const row = await editMessage(db, { ...change, text: body.text });
     if (!row) throw await whyChangeRefused(db, change, 'edit');
-    io.to(channel(joined.id)).emit('message_updated', presentMessage(row, joined.name));
+    // The new text's mentions, by the rules of a send (decision 042), never the client's word.
+    const mentions = await attachMentions(context, joined, row);
+    // Always says them, even none: the browser keeps a message's mentions when an update is
+    // silent about them (a moderator's restore), and an edit may have taken them all out.
+    io.to(channel(joined.id)).emit('message_updated', {
+      mentions: [],
+      ...presentMessage(row, joined.name),
+    });
+    await notifyRementioned(context, joined, row, mentions);
     return { ok: true, id: row.id };
   });
 
@@ -61,6 +70,8 @@ export function threadEvents(
     const row = await deleteMessage(db, change);
     if (!row) throw await whyChangeRefused(db, change, 'delete');
     io.to(channel(joined.id)).emit('message_updated', presentMessage(row, joined.name));
+    // A deleted message mentions nobody: the rooms' unread mention markers stop counting it.
+    if (row.content.includes('@')) await notifyRementioned(context, joined, row, []);
     return { ok: true, id: row.id };
   });
 
@@ -80,17 +91,19 @@ export function threadEvents(
         'react',
       );
     }
-    // The person's own sockets hear it at once (their browser keeps its `mine` from `by`, `emoji`
-    // and `added`); the room within a second, in one `reactions_batch` for every reaction of that
-    // second (decision 043).
-    reactionFanOut.toggled(joined.id, {
+    // The person hears it at once: this tab in the acknowledgement, their other tabs in
+    // `reactions_changed` (their browser keeps its `mine` from `by`, `emoji` and `added`); the
+    // room within a second, in one `reactions_batch` for every reaction of that second (decision
+    // 043). One frame less per reaction: 500 members reacting each second is 500 frames fewer.
+    const reaction = {
       roomName: joined.name,
       messageId: body.messageId,
       reactions: result.reactions,
       by: user.id,
       emoji: body.emoji,
       added: result.added,
-    });
-    return { ok: true };
+    };
+    reactionFanOut.toggled(joined.id, reaction, socket.id);
+    return { ok: true, reaction };
   });
 }

@@ -6,6 +6,7 @@ import {
   TYPING_MIN_INTERVAL_MS,
   TYPING_NAMES_MAX,
 } from '#contract/socket/chat.ts';
+import type { PostingBans } from '../../chat/posting-bans.ts';
 import { heardFromOtherProcesses } from '../adapter.ts';
 import { channel, joinedRoom, type ChatConnection, type ChatServer } from './context.ts';
 import { parsePayload } from './payload.ts';
@@ -43,15 +44,21 @@ export type Typing = ReturnType<typeof createTyping>;
  * second, in one server-side message through the adapter), and tells its own sockets of a room at
  * most once a second (`typing_changed`, the first names and a count): a room of 500 typists costs
  * each member one event a second, not 500. More than one `typing` per socket a second is dropped
- * here, and someone not heard from for `TYPING_EXPIRE_MS` stops counting.
+ * here, and someone not heard from for `TYPING_EXPIRE_MS` stops counting. Someone who may not
+ * post in the room now (muted there or everywhere, removed from it) is not shown typing: `bans`,
+ * read for everyone at most every two seconds, never per event; a mute that starts while they
+ * type takes them off the list within that time on every process.
  */
 export function createTyping({
   io,
   log,
+  bans,
   clock = Date.now,
 }: {
   io: ChatServer;
   log: FastifyBaseLogger;
+  /** Who may not post where now; without it, nobody's typing is dropped for a sanction. */
+  bans?: PostingBans;
   clock?: () => number;
 }) {
   const rooms = new Map<string, { name: string; typists: Map<string, Typist> }>();
@@ -100,6 +107,8 @@ export function createTyping({
   const apply = (change: TypingChange) => {
     const now = clock();
     let room = rooms.get(change.roomId);
+    // Another process's news too: each process holds its own bans, read every two seconds.
+    if (change.typing && bans?.barred(change.userId, change.roomId)) return;
     if (change.typing) {
       if (!room) {
         room = { name: change.roomName, typists: new Map() };
@@ -144,8 +153,26 @@ export function createTyping({
     }
   });
 
+  /** Takes off every list here the typists who may not post in its room now (a mute just set). */
+  const dropBarred = () => {
+    if (!bans || rooms.size === 0) return;
+    bans
+      .fresh()
+      .then(() => {
+        for (const [roomId, room] of rooms) {
+          for (const userId of room.typists.keys()) {
+            if (!bans.barred(userId, roomId)) continue;
+            room.typists.delete(userId);
+            fanOut.touch(roomId);
+          }
+        }
+      })
+      .catch((error: unknown) => log.warn({ err: error }, 'could not read the chat’s mutes'));
+  };
+
   // Expiry: a typist who went quiet (a closed laptop) disappears within a second of their time.
   const sweep = setInterval(() => {
+    dropBarred();
     const now = clock();
     for (const [roomId, room] of rooms) {
       for (const typist of room.typists.values()) {
@@ -169,11 +196,21 @@ export function createTyping({
       on('typing', async (payload) => {
         const body = parsePayload('typing', payload);
         const room = joinedRoom(socket, body.roomName, 'Join the room before typing in it.');
+        // Removed by a moderator: the socket was taken out of the room's channel at once, on
+        // every process, though it still names the room.
+        if (!socket.rooms.has(channel(room.id))) return;
         if (body.typing) {
           const now = clock();
           const last = lastTyped.get(socket.id);
           if (last !== undefined && now - last < TYPING_MIN_INTERVAL_MS) return;
           lastTyped.set(socket.id, now);
+          // Dropped without a refusal, as a muted person's composer is disabled already: one
+          // read of every ban per two seconds for the whole process, none per event. Without the
+          // database, what was read last decides (the sweep logs the failure).
+          if (bans) {
+            await bans.fresh().catch(() => {});
+            if (bans.barred(user.id, room.id)) return;
+          }
         }
         share({
           roomId: room.id,

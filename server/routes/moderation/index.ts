@@ -15,6 +15,7 @@ import {
   untilText,
   type ActionRow,
 } from '../../chat/moderation.ts';
+import { withMentions } from '../../chat/mentions.ts';
 import { endSanctionEarly, sanctionsInForce } from '../../chat/sanctions.ts';
 import { parseInput } from '../../http/errors.ts';
 import { createNotice } from '../../notices/store.ts';
@@ -100,6 +101,8 @@ export async function moderationRoutes(
       const { action, message } = await applyModerationAction(db, caller, body);
       const io = request.server.io;
       if (action.action === 'hide' || action.action === 'restore') {
+        // A restored message highlights its mentions again, also for whoever joined meanwhile.
+        if (action.action === 'restore') await withMentions(db, [message]);
         io.to(channel(message.room_id)).emit(
           'message_updated',
           presentMessage(message, message.room_name),

@@ -75,6 +75,7 @@ function ChatRoom({ roomName, user }: { roomName: string; user: CurrentUser }) {
     hasMore: room.hasMore,
     loadingOlder: room.loadingOlder,
     loadOlder: room.loadOlder,
+    onReacted: room.reacted,
     disabled:
       room.restricted ||
       room.closed ||

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   THREADS_TEXT,
+  type Ack,
   type ChatMessage,
   type ReactionsBatch,
   type ReactionsChanged,
@@ -21,8 +22,10 @@ import { JUMP_NOT_FOUND, useThreads } from './use-threads.tsx';
 const requests = {
   edit: vi.fn(async () => ({ ok: true as const })),
   remove: vi.fn(async () => ({ ok: true as const })),
-  react: vi.fn(async () => ({ ok: true as const })),
+  react: vi.fn(async (): Promise<Ack> => ({ ok: true })),
 };
+/** What the room's screen hears of this tab's own toggles (the acknowledgement's `reaction`). */
+const onReacted = vi.fn();
 vi.mock('../../api/chat-threads.ts', async (original) => ({
   ...(await original<typeof ThreadsModule>()),
   useThreadRequests: () => requests,
@@ -56,6 +59,7 @@ function Room({
     hasMore,
     loadingOlder: false,
     loadOlder,
+    onReacted,
     disabled: false,
   });
   return (
@@ -219,10 +223,21 @@ describe('replies, reactions, edits and deletions in the browser', () => {
     expect(screen.queryByRole('group', { name: 'Choose a reaction' })).toBeNull();
     expect(document.activeElement).toBe(open);
     fireEvent.click(open);
+    const reaction: ReactionsChanged = {
+      roomName: 'Physics 101',
+      messageId: '1',
+      reactions: [{ emoji: '🎉', count: 1, names: ['Me'] }],
+      by: 'user-1',
+      emoji: '🎉',
+      added: true,
+    };
+    requests.react.mockResolvedValueOnce({ ok: true, reaction });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'party' }));
     });
     expect(requests.react).toHaveBeenCalledWith('1', '🎉');
+    // The acknowledgement carries the toggle: the room applies it without a second frame.
+    expect(onReacted).toHaveBeenCalledWith(reaction);
   });
 
   it('offers Edit and Delete on one’s own message within the window only', async () => {

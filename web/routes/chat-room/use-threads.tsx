@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import type { ChatMessage, ReactionEmoji } from '#contract/socket/chat.ts';
+import type { ChatMessage, ReactionEmoji, ReactionsChanged } from '#contract/socket/chat.ts';
 import { useThreadRequests } from '../../api/chat-threads.ts';
 import { EditedMark, MessageActions } from './message-actions.tsx';
 import type { ThreadSlots } from './message-list.tsx';
@@ -30,6 +30,7 @@ export function useThreads({
   hasMore,
   loadingOlder,
   loadOlder,
+  onReacted,
   disabled,
 }: {
   roomName: string;
@@ -38,6 +39,8 @@ export function useThreads({
   hasMore: boolean;
   loadingOlder: boolean;
   loadOlder: () => void;
+  /** This person's toggle went through: the acknowledgement's `reaction` (decision 043). */
+  onReacted: (change: ReactionsChanged) => void;
   disabled: boolean;
 }) {
   const requests = useThreadRequests(roomName);
@@ -57,8 +60,9 @@ export function useThreads({
     async (id: string, emoji: ReactionEmoji) => {
       const ack = await requests.react(id, emoji);
       setError(ack.ok ? '' : ack.message);
+      if (ack.ok && ack.reaction) onReacted(ack.reaction);
     },
-    [requests],
+    [requests, onReacted],
   );
 
   // What the last render held, for a jump that waits for older pages to arrive.

@@ -14,7 +14,8 @@ export function filterRooms(rooms: readonly RoomSummary[], query: string): RoomS
   return needle ? rooms.filter((room) => room.roomName.toLowerCase().includes(needle)) : [...rooms];
 }
 
-const members = (count: number) => `${count} ${count === 1 ? 'member' : 'members'}`;
+/** The people in a room at this moment (its `memberCount`: presence, not membership). */
+const hereNow = (count: number) => `${count} here now`;
 
 /**
  * 'Available Chat Rooms': search, Join, and Delete (behind a 'Delete Room' confirmation) for the
@@ -102,7 +103,7 @@ export function RoomList({
                   ) : null}
                   <p className={styles.muted}>
                     Created by {room.creator}
-                    {mine ? ' (you)' : ''} · {members(room.memberCount)}
+                    {mine ? ' (you)' : ''} · {hereNow(room.memberCount)}
                     {room.abuseDetected ? ' · Restricted' : ''}
                   </p>
                 </div>
