@@ -589,8 +589,8 @@ const SIDE_BUSY = 'half + typing/react';
 const SIDE_TYPING = 'half + typing';
 /** The side load may raise the message p99 by at most this factor (issue 26). */
 const SIDE_P99_FACTOR = 1.2;
-/** Rounds of the three side-load phases (`BENCH_SIDE_ROUNDS`, default 3; 1 with `--quick`). */
-const SIDE_ROUNDS = Math.max(1, Number(process.env.BENCH_SIDE_ROUNDS ?? (QUICK ? 1 : 3)) || 1);
+/** Rounds of the three side-load phases (`BENCH_SIDE_ROUNDS`, default 5; 1 with `--quick`). */
+const SIDE_ROUNDS = Math.max(1, Number(process.env.BENCH_SIDE_ROUNDS ?? (QUICK ? 1 : 5)) || 1);
 
 /** The median of `values` (the mean of the middle two when even). */
 function median(values: number[]): number {

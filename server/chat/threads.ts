@@ -268,7 +268,7 @@ export interface ToggleAnswer {
 }
 
 /** The least time between the starts of two reaction batches (`createReactionWriter`). */
-export const REACTION_BATCH_GAP_MS = 50;
+export const REACTION_BATCH_GAP_MS = 150;
 
 /**
  * Toggles reactions in batches: a toggle goes at once when no batch started in the last `gapMs`;
