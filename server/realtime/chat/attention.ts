@@ -37,62 +37,32 @@ export async function attachMentions(
 
 /**
  * After the broadcast: stores the mentions and gives a notice to each person mentioned who is
- * not in the room now, whose bells (on any process, through the adapter) are told at once. A
- * failure here is logged: the message is stored and delivered already.
+ * not in the room now, whose bells (on any process, through the adapter) are told at once. After
+ * an edit (`edited`), the message's mentions become those of its new text (resolved by
+ * `attachMentions`, as for a send) and only the people it newly mentions get a notice. A failure
+ * here is logged: the message is stored and delivered already.
  */
 export async function notifyMentioned(
   context: Pick<ChatContext, 'db' | 'io' | 'log' | 'now'>,
   room: { id: string; name: string },
   row: MessageRow,
   mentions: readonly Mention[],
+  { edited = false }: { edited?: boolean } = {},
 ): Promise<void> {
-  if (mentions.length === 0) return;
+  if (mentions.length === 0 && !edited) return;
+  const message = {
+    id: row.id,
+    roomId: room.id,
+    roomName: room.name,
+    senderName: row.sender_name,
+    content: row.content,
+  };
   try {
-    const noticed = await recordMentions(
-      context.db,
-      {
-        id: row.id,
-        roomId: room.id,
-        roomName: room.name,
-        senderName: row.sender_name,
-        content: row.content,
-      },
-      mentions,
-      context.now(),
-    );
+    const store = edited ? replaceMentions : recordMentions;
+    const noticed = await store(context.db, message, mentions, context.now());
     if (noticed.length > 0) await announceUnread(context.io, context.db, noticed);
   } catch (error) {
     context.log.warn({ err: error, messageId: row.id }, 'could not record a message’s mentions');
-  }
-}
-
-/**
- * After an edit's broadcast: the message's mentions become those of its new text (resolved by
- * `attachMentions`, as for a send), and only the people the edit newly mentions who are not in
- * the room now get a notice. A failure is logged: the edit is stored and delivered already.
- */
-export async function notifyRementioned(
-  context: Pick<ChatContext, 'db' | 'io' | 'log' | 'now'>,
-  room: { id: string; name: string },
-  row: MessageRow,
-  mentions: readonly Mention[],
-): Promise<void> {
-  try {
-    const noticed = await replaceMentions(
-      context.db,
-      {
-        id: row.id,
-        roomId: room.id,
-        roomName: room.name,
-        senderName: row.sender_name,
-        content: row.content,
-      },
-      mentions,
-      context.now(),
-    );
-    if (noticed.length > 0) await announceUnread(context.io, context.db, noticed);
-  } catch (error) {
-    context.log.warn({ err: error, messageId: row.id }, 'could not record an edit’s mentions');
   }
 }
 

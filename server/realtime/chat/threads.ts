@@ -9,7 +9,7 @@ import {
   type ChatConnection,
   type ChatContext,
 } from './context.ts';
-import { attachMentions, notifyRementioned } from './attention.ts';
+import { attachMentions, notifyMentioned } from './attention.ts';
 import { restrict } from './moderation.ts';
 import { parsePayload } from './payload.ts';
 import type { ReactionFanOut } from './reactions.ts';
@@ -59,7 +59,7 @@ export function threadEvents(
       mentions: [],
       ...presentMessage(row, joined.name),
     });
-    await notifyRementioned(context, joined, row, mentions);
+    await notifyMentioned(context, joined, row, mentions, { edited: true });
     return { ok: true, id: row.id };
   });
 
@@ -71,7 +71,9 @@ export function threadEvents(
     if (!row) throw await whyChangeRefused(db, change, 'delete');
     io.to(channel(joined.id)).emit('message_updated', presentMessage(row, joined.name));
     // A deleted message mentions nobody: the rooms' unread mention markers stop counting it.
-    if (row.content.includes('@')) await notifyRementioned(context, joined, row, []);
+    if (row.content.includes('@')) {
+      await notifyMentioned(context, joined, row, [], { edited: true });
+    }
     return { ok: true, id: row.id };
   });
 
