@@ -144,6 +144,11 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     const adaTab = await connect(ada);
     await join(adaTab, roomName);
     const own = nextEvent(adaTab, 'reactions_changed');
+    // And a tab of hers on the other process (on PostgreSQL): it hears the toggle a second later,
+    // the message's reactions read there.
+    const adaFar = await connect(ada, liveUrl());
+    await join(adaFar, roomName);
+    const far = nextEvent(adaFar, 'reactions_changed');
     const echoed: unknown[] = [];
     adaSocket.on('reactions_changed', (change) => echoed.push(change));
     const toggled = {
@@ -158,6 +163,7 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
       await emitAck(adaSocket, 'react_message', { roomName, messageId: sent.id, emoji: '👍' }),
     ).toEqual({ ok: true, reaction: toggled });
     expect((await own)[0]).toEqual(toggled);
+    expect((await far)[0]).toEqual(toggled);
     // The room in its next batch.
     await expect
       .poll(() => there.latest(sent.id))

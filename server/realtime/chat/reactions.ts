@@ -2,26 +2,39 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Server } from 'socket.io';
 import {
+  REACTION_EMOJI,
   REACTIONS_BATCH_MAX,
   REACTIONS_FANOUT_MS,
+  type ReactionEmoji,
   type ReactionsChanged,
 } from '#contract/socket/chat.ts';
 import { createReactionWriter, reactionsOf } from '../../chat/threads.ts';
 import type { Database } from '../../db/schema.ts';
 import { heardFromOtherProcesses } from '../adapter.ts';
 import { userRoom } from '../index.ts';
+import { readRoomNews, sendRoomNews, type RoomEntries } from './between-processes.ts';
 import { channel, type ChatServer } from './context.ts';
 import { createKeyedThrottle } from './throttle.ts';
 
-/** The server-side event that carries one process's reaction changes to the others. */
+/** The server-side event that carries one process's reaction toggles to the others. */
 const REACTIONS_BETWEEN_PROCESSES = 'chat:reactions';
 
-/** One toggle that went through, as the other processes hear it. */
-interface ReactionToggle {
-  roomId: string;
-  /** The person's own frame: their tabs on other processes update their `mine` from it. */
-  change: ReactionsChanged;
-}
+/**
+ * One toggle that went through, as the other processes hear it: who, on which message, which
+ * emoji (its place in `REACTION_EMOJI`) and whether it went on. Not the message's reactions: a
+ * process reads those itself, once a second for its room batch, and for the person's own tabs
+ * there only when they have any; so a second's toggles stay within a NOTIFY or two.
+ */
+type ToggleEntry = [by: string, messageId: string, emoji: number, added: 0 | 1];
+
+const isToggleEntry = (entry: unknown): entry is ToggleEntry =>
+  Array.isArray(entry) &&
+  entry.length === 4 &&
+  typeof entry[0] === 'string' &&
+  typeof entry[1] === 'string' &&
+  typeof entry[2] === 'number' &&
+  REACTION_EMOJI[entry[2]] !== undefined &&
+  (entry[3] === 0 || entry[3] === 1);
 
 /** The reactions' fan-out of one process (decision 043); `reactions_batch` comes from here. */
 export type ReactionFanOut = ReturnType<typeof createReactionFanOut>;
@@ -32,9 +45,10 @@ export type ReactionFanOut = ReturnType<typeof createReactionFanOut>;
  * changed messages are read again (one statement) and their counts sent to this process's sockets
  * of the room as one `reactions_batch`: 500 people reacting each second cost each member one frame
  * a second, not 500. The person who toggled hears `reactions_changed` at once on their own sockets
- * (their `mine`). Other processes hear the toggles once a second, in one server-side message
- * through the adapter, and do the same for their own sockets, reading the database after the
- * toggles were written, so every process sends the counts as they are.
+ * (their `mine`). Other processes hear the toggles once a second, slim (who, which message, which
+ * emoji, on or off) in as few server-side messages as fit a NOTIFY each (`between-processes.ts`),
+ * and do the same for their own sockets, reading the database after the toggles were written, so
+ * every process sends the counts as they are.
  */
 export function createReactionFanOut({
   io,
@@ -47,7 +61,8 @@ export function createReactionFanOut({
 }) {
   /** The messages whose reactions changed in each room since its last batch. */
   const changed = new Map<string, { name: string; messageIds: Set<string> }>();
-  let outbox: ReactionToggle[] = [];
+  /** This process's toggles since its last message to the others, by room. */
+  let outbox = new Map<string, RoomEntries<ToggleEntry>>();
   // The adapter's server-side events are untyped in the contract's maps (`Record<string, never>`).
   const cluster = io as unknown as Server;
 
@@ -82,10 +97,10 @@ export function createReactionFanOut({
   });
 
   const flush = () => {
-    const toggles = outbox;
-    outbox = [];
-    if (toggles.length === 0 || !heardFromOtherProcesses(io.of('/').adapter)) return;
-    cluster.serverSideEmit(REACTIONS_BETWEEN_PROCESSES, toggles);
+    const rooms = outbox;
+    outbox = new Map();
+    if (rooms.size === 0 || !heardFromOtherProcesses(io.of('/').adapter)) return;
+    sendRoomNews(cluster, REACTIONS_BETWEEN_PROCESSES, rooms);
   };
   const publish = createKeyedThrottle<'toggles'>({
     intervalMs: REACTIONS_FANOUT_MS,
@@ -103,20 +118,37 @@ export function createReactionFanOut({
     fanOut.touch(roomId);
   };
 
-  cluster.on(REACTIONS_BETWEEN_PROCESSES, (toggles: unknown) => {
-    if (!Array.isArray(toggles)) return;
-    for (const toggle of toggles as ReactionToggle[]) {
-      const change = toggle?.change;
-      if (typeof toggle?.roomId !== 'string' || typeof change?.messageId !== 'string') continue;
+  /**
+   * Another process's toggles reached people with tabs here (a person's tabs may be spread over
+   * processes): their `reactions_changed`, the message's reactions read here in one statement.
+   */
+  const echo = async (toggles: Omit<ReactionsChanged, 'reactions'>[]) => {
+    const reactions = await reactionsOf(db, [...new Set(toggles.map((t) => t.messageId))]);
+    for (const toggle of toggles) {
+      const change = { ...toggle, reactions: reactions.get(toggle.messageId) ?? [] };
+      io.local.to(userRoom(toggle.by)).emit('reactions_changed', change);
+    }
+  };
+
+  cluster.on(REACTIONS_BETWEEN_PROCESSES, (message: unknown) => {
+    const local = io.of('/').adapter.rooms;
+    const echoes: Omit<ReactionsChanged, 'reactions'>[] = [];
+    for (const [roomId, roomName, toggles] of readRoomNews(message, isToggleEntry)) {
       // Only a room with members here is read again and told.
-      if (io.of('/').adapter.rooms.has(channel(toggle.roomId))) {
-        mark(toggle.roomId, change.roomName, change.messageId);
-      }
-      // The person's tabs on this process, if any, learn their own toggle (a second late).
-      if (io.of('/').adapter.rooms.has(userRoom(change.by))) {
-        io.local.to(userRoom(change.by)).emit('reactions_changed', change);
+      const served = local.has(channel(roomId));
+      for (const [by, messageId, emoji, added] of toggles) {
+        if (served) mark(roomId, roomName, messageId);
+        // The person's tabs on this process, if any, learn their own toggle (a second late).
+        if (local.has(userRoom(by))) {
+          const reaction = REACTION_EMOJI[emoji] as ReactionEmoji;
+          echoes.push({ roomName, messageId, by, emoji: reaction, added: added === 1 });
+        }
       }
     }
+    if (echoes.length === 0) return;
+    echo(echoes).catch((error: unknown) =>
+      log.warn({ err: error }, 'could not send a person their reaction'),
+    );
   });
 
   // Forget the throttles' memory of rooms quiet for a while.
@@ -140,7 +172,13 @@ export function createReactionFanOut({
         io.local.to(userRoom(change.by)).except(fromSocketId).emit('reactions_changed', change);
       }
       mark(roomId, change.roomName, change.messageId);
-      outbox.push({ roomId, change });
+      let room = outbox.get(roomId);
+      if (!room) {
+        room = { name: change.roomName, entries: [] };
+        outbox.set(roomId, room);
+      }
+      const emoji = REACTION_EMOJI.indexOf(change.emoji);
+      room.entries.push([change.by, change.messageId, emoji, change.added ? 1 : 0]);
       publish.touch('toggles');
     },
     /** Stops the timers (a clean shutdown). */

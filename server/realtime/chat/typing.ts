@@ -8,6 +8,7 @@ import {
 } from '#contract/socket/chat.ts';
 import type { PostingBans } from '../../chat/posting-bans.ts';
 import { heardFromOtherProcesses } from '../adapter.ts';
+import { readRoomNews, sendRoomNews, type RoomEntries } from './between-processes.ts';
 import { channel, joinedRoom, type ChatConnection, type ChatServer } from './context.ts';
 import { parsePayload } from './payload.ts';
 import { createKeyedThrottle } from './throttle.ts';
@@ -27,6 +28,20 @@ interface TypingChange {
   typing: boolean;
 }
 
+/**
+ * One change as the other processes hear it: who, their name, typing or not (1 or 0). Their
+ * socket is this process's business (a socket leaving its room stops its typing here, which then
+ * goes out as a change of its own).
+ */
+type TypingEntry = [userId: string, name: string, typing: 0 | 1];
+
+const isTypingEntry = (entry: unknown): entry is TypingEntry =>
+  Array.isArray(entry) &&
+  entry.length === 3 &&
+  typeof entry[0] === 'string' &&
+  typeof entry[1] === 'string' &&
+  (entry[2] === 0 || entry[2] === 1);
+
 interface Typist {
   name: string;
   socketId: string;
@@ -41,11 +56,11 @@ export type Typing = ReturnType<typeof createTyping>;
 /**
  * The typing indicator (decision 044). Every process keeps who is typing in each room, from its
  * own sockets and from the others' (each process sends its changes to the others at most once a
- * second, in one server-side message through the adapter), and tells its own sockets of a room at
- * most once a second (`typing_changed`, the first names and a count): a room of 500 typists costs
- * each member one event a second, not 500. More than one `typing` per socket a second is dropped
- * here, and someone not heard from for `TYPING_EXPIRE_MS` stops counting. Someone who may not
- * post in the room now (muted there or everywhere, removed from it) is not shown typing: `bans`,
+ * second, slim, in as few server-side messages as fit a NOTIFY each: `between-processes.ts`), and
+ * tells its own sockets of a room at most once a second (`typing_changed`, the first names and a
+ * count): a room of 500 typists costs each member one event a second, not 500. More than one
+ * `typing` per socket a second is dropped here, and someone not heard from for `TYPING_EXPIRE_MS`
+ * stops counting. Someone who may not post in the room now (muted there or everywhere, removed from it) is not shown typing: `bans`,
  * read for everyone at most every two seconds, never per event; a mute that starts while they
  * type takes them off the list within that time on every process.
  */
@@ -64,7 +79,8 @@ export function createTyping({
   const rooms = new Map<string, { name: string; typists: Map<string, Typist> }>();
   /** When each socket's last `typing` was taken (dropped ones do not count). */
   const lastTyped = new Map<string, number>();
-  let outbox: TypingChange[] = [];
+  /** This process's changes since its last message to the others, by room. */
+  let outbox = new Map<string, RoomEntries<TypingEntry>>();
   // The adapter's server-side events are untyped in the contract's maps (`Record<string, never>`).
   const cluster = io as unknown as Server;
 
@@ -92,10 +108,10 @@ export function createTyping({
   });
 
   const flush = () => {
-    const changes = outbox;
-    outbox = [];
-    if (changes.length === 0 || !heardFromOtherProcesses(io.of('/').adapter)) return;
-    cluster.serverSideEmit(TYPING_BETWEEN_PROCESSES, changes);
+    const rooms = outbox;
+    outbox = new Map();
+    if (rooms.size === 0 || !heardFromOtherProcesses(io.of('/').adapter)) return;
+    sendRoomNews(cluster, TYPING_BETWEEN_PROCESSES, rooms);
   };
   const publish = createKeyedThrottle<'changes'>({
     intervalMs: TYPING_FANOUT_MS,
@@ -129,14 +145,20 @@ export function createTyping({
 
   const share = (change: TypingChange) => {
     apply(change);
-    outbox.push(change);
+    let room = outbox.get(change.roomId);
+    if (!room) {
+      room = { name: change.roomName, entries: [] };
+      outbox.set(change.roomId, room);
+    }
+    room.entries.push([change.userId, change.name, change.typing ? 1 : 0]);
     publish.touch('changes');
   };
 
-  cluster.on(TYPING_BETWEEN_PROCESSES, (changes: unknown) => {
-    if (!Array.isArray(changes)) return;
-    for (const change of changes as TypingChange[]) {
-      if (typeof change?.roomId === 'string' && typeof change.userId === 'string') apply(change);
+  cluster.on(TYPING_BETWEEN_PROCESSES, (message: unknown) => {
+    for (const [roomId, roomName, entries] of readRoomNews(message, isTypingEntry)) {
+      for (const [userId, name, typing] of entries) {
+        apply({ roomId, roomName, userId, name, socketId: '', typing: typing === 1 });
+      }
     }
   });
 
