@@ -42,6 +42,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -405,6 +406,11 @@ interface PhaseResult {
   /** PostgreSQL's processes (PGlite runs inside the server process). */
   databaseCpu: number;
   benchCpu: number;
+  /**
+   * The 99th percentile of this process's own event-loop delay in the window, ms: latency the
+   * 500 clients' side (parsing frames, timers) adds to what is measured, not the server's.
+   */
+  benchLagP99: number;
   frameBytes: number;
   refused: number;
   lost: number;
@@ -474,9 +480,12 @@ async function phase(
   const serverBefore = processCpuMs(target.pids());
   const databaseBefore = processCpuMs(databasePids);
   const benchBefore = process.cpuUsage();
+  const benchLag = monitorEventLoopDelay({ resolution: 5 });
+  benchLag.enable();
   stats.windowStart = performance.now();
   stats.windowEnd = stats.windowStart + WINDOW_MS;
   await sleep(WINDOW_MS);
+  benchLag.disable();
   const serverMs = cpuSpent(serverBefore, processCpuMs(target.pids()));
   const databaseMs = cpuSpent(databaseBefore, processCpuMs(databasePids));
   const bench = process.cpuUsage(benchBefore);
@@ -505,6 +514,7 @@ async function phase(
     serverCpu: serverMs / WINDOW_MS,
     databaseCpu: databaseMs / WINDOW_MS,
     benchCpu: (bench.user + bench.system) / 1000 / WINDOW_MS,
+    benchLagP99: benchLag.percentile(99) / 1e6,
     frameBytes: stats.windowDelivered ? stats.windowBytes / stats.windowDelivered : NaN,
     refused: stats.refused,
     lost,
@@ -621,7 +631,7 @@ function startSideLoad(clients: BenchClient[], reactions: boolean): () => void {
 }
 
 const HEADER =
-  'scenario       | server                 | load                | offered/s | delivered/s | p50 ms | p99 ms | vs ws | server CPU | db CPU | per CPU-s | vs ws/CPU | bench CPU | frame B | refused | lost';
+  'scenario       | server                 | load                | offered/s | delivered/s | p50 ms | p99 ms | vs ws | server CPU | db CPU | per CPU-s | vs ws/CPU | bench CPU | bench lag | frame B | refused | lost';
 
 /** Deliveries per second of server CPU: capacity, less sensitive to other work on the machine. */
 const perCpu = (row: PhaseResult) => row.delivered / (row.serverCpu + row.databaseCpu);
@@ -649,6 +659,7 @@ function printRow(row: PhaseResult) {
       format(perCpu(row)).padStart(9),
       cpuRatio.padStart(9),
       `${format(row.benchCpu * 100)} %`.padStart(9),
+      `${format(row.benchLagP99, 1)} ms`.padStart(9),
       format(row.frameBytes).padStart(7),
       String(row.refused).padStart(7),
       String(row.lost).padStart(4),

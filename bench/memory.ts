@@ -23,7 +23,8 @@
  *    Resident memory is read after registering (before connecting), once all 2,000 are connected
  *    and joined, after traffic (5 rounds of one message into every room, 1.1 s apart, each from a
  *    different person within its round, so the per-person rule holds: 500 messages, 10,000
- *    deliveries with the echo to the sender), and 2 s and 20 s after every socket disconnected.
+ *    deliveries with the echo to the sender; after each, every socket sends `typing` and reacts to
+ *    its room's new message, issue 26), and 2 s and 20 s after every socket disconnected.
  *    No chat username is set: the chat falls back to the first name (`chatName` in
  *    server/realtime/index.ts); the web page asks for one, the server does not.
  *
@@ -380,8 +381,9 @@ async function measureSockets(engine: string, server: ServerProcess): Promise<Re
   let delivered = 0;
   let droppedByServer = 0;
   const onEvent = (frame: Buffer) => {
-    // `42["receive_message",…`: room_history and room_metadata start with "ro".
-    if (frame[4] === 0x72 && frame[5] === 0x65) delivered += 1;
+    // `42["receive_message",…`: room_history and room_metadata start with "ro", reactions_batch
+    // and reactions_changed with "rea".
+    if (frame[4] === 0x72 && frame[5] === 0x65 && frame[6] === 0x63) delivered += 1;
   };
   const onUnexpectedClose = () => (droppedByServer += 1);
   const sockets: WireSocket[] = new Array<WireSocket>(SOCKETS);
@@ -407,10 +409,14 @@ async function measureSockets(engine: string, server: ServerProcess): Promise<Re
   // that round; rounds 1.1 s apart keep everyone within 5 messages per 5 s.
   let refused = 0;
   let refusal = '';
+  let sideRefused = 0;
+  let sideRefusal = '';
   const sendStarted = performance.now();
   for (let round = 0; round < ROUNDS; round += 1) {
     const busy = new Set<number>();
     const sends: Promise<void>[] = [];
+    /** Each room's message of this round, which its members then react to. */
+    const sent: (string | undefined)[] = new Array<string | undefined>(ROOMS);
     for (let room = 0; room < ROOMS; room += 1) {
       for (let offset = 0; offset < PER_ROOM; offset += 1) {
         const index = room * PER_ROOM + ((offset + round) % PER_ROOM);
@@ -424,7 +430,7 @@ async function measureSockets(engine: string, server: ServerProcess): Promise<Re
               if (!answer.ok) {
                 refused += 1;
                 refusal = answer.message;
-              }
+              } else sent[room] = answer.id;
             },
           ),
         );
@@ -432,6 +438,22 @@ async function measureSockets(engine: string, server: ServerProcess): Promise<Re
       }
     }
     await Promise.all(sends);
+    // Issue 26's features held too: every socket types and reacts to its room's new message
+    // (typing lists, reaction batches and the writer's queue are in the figure).
+    const side = sockets.map(async (socket, index) => {
+      const room = Math.floor(index / PER_ROOM);
+      const roomName = rooms[room]!;
+      const answers = [await socket.emit('typing', { roomName })];
+      const messageId = sent[room];
+      if (messageId)
+        answers.push(await socket.emit('react_message', { roomName, messageId, emoji: '👍' }));
+      for (const answer of answers) {
+        if (answer.ok) continue;
+        sideRefused += 1;
+        sideRefusal = answer.message;
+      }
+    });
+    await Promise.all(side);
     await sleep(ROUND_GAP_MS);
   }
   const expected = (ROUNDS * ROOMS - refused) * PER_ROOM;
@@ -439,6 +461,9 @@ async function measureSockets(engine: string, server: ServerProcess): Promise<Re
   while (delivered < expected && performance.now() < deadline) await sleep(100);
   console.log(
     `  traffic: ${ROUNDS * ROOMS} messages (${refused} refused${refusal ? `: ${refusal}` : ''}), ${delivered.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} deliveries in ${seconds(performance.now() - sendStarted)}`,
+  );
+  console.log(
+    `  and ${(ROUNDS * SOCKETS).toLocaleString('en-US')} typing and ${(ROUNDS * SOCKETS).toLocaleString('en-US')} reactions (${sideRefused} refused${sideRefusal ? `: ${sideRefusal}` : ''})`,
   );
   await sleep(2_000);
   read(`after ${ROUNDS * ROOMS} messages`);
