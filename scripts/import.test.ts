@@ -3,12 +3,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import pino from 'pino';
+import { MessageType } from 'socket.io-adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '#server/db/client.ts';
 import { prepareVectorSearch } from '#server/db/vector.ts';
 import { EMBED_ITEMS_JOB } from '#server/embeddings/embed-items.ts';
 import { JOB_SCHEMA, startJobQueue } from '#server/jobs/queue.ts';
+import { CLUSTER_CHANNEL_PREFIX, EMITTER_UID } from '#server/realtime/emitter.ts';
+import { COMMITTED_BETWEEN_PROCESSES } from '#server/realtime/chat/items.ts';
 import { createPostgresDatabase, testDatabaseKinds } from '#server/test/databases.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -194,6 +198,47 @@ describe.skipIf(!testDatabaseKinds().includes('postgres'))(
         expect(await embeddingJobs()).toEqual([{ n: meaning ? 1 : 0 }]);
       } finally {
         await handle.close();
+      }
+    });
+
+    it('tells the running servers which items its copies changed, as the Socket.IO adapter hears', async () => {
+      const url = await createPostgresDatabase();
+      // Where a server's adapter LISTENs (server/realtime/adapter.ts).
+      const listener = new pg.Client({ connectionString: url });
+      await listener.connect();
+      const heard: string[] = [];
+      listener.on('notification', (message) => heard.push(message.payload ?? ''));
+      try {
+        await listener.query(`LISTEN "${CLUSTER_CHANNEL_PREFIX}#/"`);
+        const marc = importCommand(['marc', path.join(FIXTURES, 'marc-sample.mrc')], {
+          DATABASE_URL: url,
+          DATA_DIR: path.join(tmpdir(), 'unused'),
+          SEMANTIC_SEARCH: 'false',
+        });
+        expect(marc.status, marc.stderr).toBe(0);
+        expect(marc.stdout).toMatch(/copies added +4$/m);
+        // The CLI waited for its NOTIFYs; the listener reads them once this process is free.
+        const deadline = Date.now() + 5_000;
+        while (heard.length === 0 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const messages = heard.map((payload) => JSON.parse(payload));
+        expect(messages.length).toBeGreaterThan(0);
+        const items = new Set<string>();
+        for (const message of messages) {
+          expect(message).toMatchObject({
+            uid: EMITTER_UID,
+            nsp: '/',
+            type: MessageType.SERVER_SIDE_EMIT,
+          });
+          expect(message.data.packet[0]).toBe(COMMITTED_BETWEEN_PROCESSES);
+          for (const id of message.data.packet[1]) items.add(id);
+        }
+        expect(marc.stdout).toContain(
+          `Live availability: the running servers were told of ${items.size} item`,
+        );
+      } finally {
+        await listener.end();
       }
     });
   },

@@ -5,7 +5,10 @@
  * DATABASE_URL is set), migrating it first. Bad rows are reported with their line and skipped;
  * the exit code is 0 whenever the files could be read, 1 for a missing file, an unknown kind, a
  * file of the wrong kind or a bad configuration. When it added or changed items, it has the
- * server embed them for search by meaning.
+ * server embed them for search by meaning. On PostgreSQL it tells the running servers which
+ * items' availability it changed (copies of a holdings or MARC file), so open pages showing them
+ * update live (decision 045); on PGlite no server can run beside it (one process per data folder),
+ * and pages read the new counts once a server starts.
  */
 import path from 'node:path';
 import {
@@ -26,6 +29,7 @@ import {
   queueItemEmbedding,
 } from '#server/embeddings/embed-items.ts';
 import { JobQueueMissingError, openJobSender } from '#server/jobs/queue.ts';
+import { forwardImportedAvailability } from '#server/realtime/import-availability.ts';
 
 const USAGE = `Usage: npm run import -- <${IMPORT_KINDS.join('|')}> <file> [more files]`;
 
@@ -127,6 +131,8 @@ try {
 }
 
 const database = await openDatabase(config).catch((error: Error) => fail(error.message));
+// Before any import: an import gathers the items it touched only where something listens.
+const liveAvailability = forwardImportedAvailability(database);
 let exitCode = 0;
 // Whether any file added or changed items (a holdings file's counts are of copies).
 let itemsChanged = false;
@@ -164,6 +170,19 @@ try {
   console.error(`Import failed: ${(error as Error).message}`);
   exitCode = 1;
 } finally {
+  // Whatever committed, even before a failure, is sent; a failure to send fails nothing.
+  const live = await liveAvailability.finish();
+  if (live.failed) {
+    console.error(
+      `Live availability: the running servers were not told (${live.failed.message}); ` +
+        'open pages catch up when they next load.',
+    );
+  } else if (live.items > 0) {
+    console.log(
+      `Live availability: the running servers were told of ${number(live.items)} ` +
+        `${live.items === 1 ? 'item' : 'items'} whose copies changed.`,
+    );
+  }
   await database.close();
 }
 process.exit(exitCode);

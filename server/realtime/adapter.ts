@@ -2,6 +2,7 @@ import { createAdapter } from '@socket.io/postgres-adapter';
 import type pg from 'pg';
 import { MessageType, type BroadcastOptions, type ClusterMessage } from 'socket.io-adapter';
 import { createPool } from '../db/client.ts';
+import { CLUSTER_CHANNEL_PREFIX, EMITTER_UID } from './emitter.ts';
 
 /**
  * Messages that only tell the other processes to do something: nothing here waits for an answer
@@ -67,9 +68,6 @@ interface ClusterState {
 }
 const states = new WeakMap<object, ClusterState>();
 
-/** The `uid` of what a Socket.IO emitter sends: it has no adapter, so it is no process to count. */
-const EMITTER_UID = 'emitter';
-
 /**
  * Socket.IO's PostgreSQL adapter, with changes to when it publishes and to what it tells.
  *
@@ -99,6 +97,7 @@ export function createClusterAdapter(
   { onError, now = Date.now }: { onError: (error: Error) => void; now?: () => number },
 ) {
   const create = createAdapter(pool, {
+    channelPrefix: CLUSTER_CHANNEL_PREFIX,
     errorHandler: onError,
     heartbeatTimeout: HEARTBEAT_TIMEOUT_MS,
   });

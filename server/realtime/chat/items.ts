@@ -3,6 +3,7 @@ import { WATCHED_ITEMS_MAX } from '#contract/http/item-cards.ts';
 import { isUuid } from '../../db/ids.ts';
 import { onAvailabilityChange, readAvailability } from '../../reservations/availability.ts';
 import { Refusal } from '../../refusal.ts';
+import { NOTIFY_BUDGET_BYTES } from './between-processes.ts';
 import type { ChatConnection, ChatContext } from './context.ts';
 import { parsePayload } from './payload.ts';
 
@@ -38,10 +39,30 @@ export function itemEvents(_context: ChatContext, { socket, on }: ChatConnection
   });
 }
 
-/** The server-side event that hands an import's items to the other processes (decision 045). */
-const COMMITTED_BETWEEN_PROCESSES = 'chat:availability-committed';
-/** Ids one such event carries at most. */
-const COMMITTED_IDS_PER_EVENT = 1_000;
+/**
+ * The server-side event that hands an import's items to the server processes (decision 045): sent
+ * by the process that imported (a server, or `npm run import` on PostgreSQL) with one chunk of
+ * {@link committedIdChunks} as its one argument.
+ */
+export const COMMITTED_BETWEEN_PROCESSES = 'chat:availability-committed';
+
+/** One item id in a JSON array: 36 characters, two quotes and a comma. */
+const ID_JSON_BYTES = 39;
+
+/**
+ * Ids one such event carries at most: the chunk stays within one NOTIFY (`NOTIFY_BUDGET_BYTES` of
+ * JSON), never a row of the adapter's attachments table that every process must then read.
+ */
+export const COMMITTED_IDS_PER_EVENT = Math.floor(NOTIFY_BUDGET_BYTES / ID_JSON_BYTES);
+
+/** `ids` in the chunks that {@link COMMITTED_BETWEEN_PROCESSES} carries, one event each. */
+export function committedIdChunks(ids: readonly string[]): string[][] {
+  const chunks: string[][] = [];
+  for (let at = 0; at < ids.length; at += COMMITTED_IDS_PER_EVENT) {
+    chunks.push(ids.slice(at, at + COMMITTED_IDS_PER_EVENT));
+  }
+  return chunks;
+}
 
 /**
  * Sends `item_availability` to the sockets watching an item whenever the circulation seam says
@@ -90,11 +111,8 @@ export function watchAvailability(context: ChatContext, sharing: () => boolean):
     committed = new Set();
     if (ids.length === 0) return;
     if (sharing()) {
-      for (let at = 0; at < ids.length; at += COMMITTED_IDS_PER_EVENT) {
-        cluster.serverSideEmit(
-          COMMITTED_BETWEEN_PROCESSES,
-          ids.slice(at, at + COMMITTED_IDS_PER_EVENT),
-        );
+      for (const chunk of committedIdChunks(ids)) {
+        cluster.serverSideEmit(COMMITTED_BETWEEN_PROCESSES, chunk);
       }
     }
     await tellLocalWatchers(ids);
