@@ -72,6 +72,8 @@ import { findPostgresBin } from '../scripts/lib/postgres-cluster.ts';
 
 const ENGINES = process.env.BENCH_ENGINES?.split(',');
 const PARTS = process.env.BENCH_PARTS?.split(',') ?? ['import', 'sockets', 'model'];
+/** `BENCH_SIDE_LOAD=false`: the sockets' traffic without typing and reactions (to compare). */
+const SIDE_LOAD = process.env.BENCH_SIDE_LOAD !== 'false';
 const FILE = path.join(SHARED_DATA, 'books', 'goodbooks-10k_books.csv');
 const SAMPLE_MS = 50;
 const SOCKETS = 2_000;
@@ -438,6 +440,10 @@ async function measureSockets(engine: string, server: ServerProcess): Promise<Re
       }
     }
     await Promise.all(sends);
+    if (!SIDE_LOAD) {
+      await sleep(ROUND_GAP_MS);
+      continue;
+    }
     // Issue 26's features held too: every socket types and reacts to its room's new message
     // (typing lists, reaction batches and the writer's queue are in the figure).
     const side = sockets.map(async (socket, index) => {
@@ -462,9 +468,10 @@ async function measureSockets(engine: string, server: ServerProcess): Promise<Re
   console.log(
     `  traffic: ${ROUNDS * ROOMS} messages (${refused} refused${refusal ? `: ${refusal}` : ''}), ${delivered.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} deliveries in ${seconds(performance.now() - sendStarted)}`,
   );
-  console.log(
-    `  and ${(ROUNDS * SOCKETS).toLocaleString('en-US')} typing and ${(ROUNDS * SOCKETS).toLocaleString('en-US')} reactions (${sideRefused} refused${sideRefusal ? `: ${sideRefusal}` : ''})`,
-  );
+  if (SIDE_LOAD)
+    console.log(
+      `  and ${(ROUNDS * SOCKETS).toLocaleString('en-US')} typing and ${(ROUNDS * SOCKETS).toLocaleString('en-US')} reactions (${sideRefused} refused${sideRefusal ? `: ${sideRefusal}` : ''})`,
+    );
   await sleep(2_000);
   read(`after ${ROUNDS * ROOMS} messages`);
 
