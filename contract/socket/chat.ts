@@ -114,6 +114,17 @@ export const ROOM_MEMBERS_MAX = 1000;
 export const UNREAD_COUNT_MAX = 99;
 /** The browser sends `mark_read` at most this often per room. */
 export const MARK_READ_INTERVAL_MS = 2_000;
+/**
+ * A stored message marks its room active; each process tells the sockets showing the room list
+ * which rooms were (`rooms_active`) at most this often, so a visited room's count follows a new
+ * message within seconds without the server counting for every member (decision 042).
+ */
+export const ROOM_ACTIVITY_MS = 2_000;
+/**
+ * Room names one `rooms_active` carries at most (more wait for the next one): 30 names of up to
+ * `ROOM_NAME_MAX` characters stay within one NOTIFY between processes.
+ */
+export const ROOMS_ACTIVE_MAX = 30;
 
 /** A token bucket: `burst` events at once, then one more every `refillMs` (up to `burst`). */
 export interface TokenBudget {
@@ -314,6 +325,11 @@ export const SERVER_EVENTS = {
   typingChanged: 'typing_changed',
   /** Ours (decision 044): who is in the room now, at most once every two seconds per room. */
   presenceChanged: 'presence_changed',
+  /**
+   * Ours (decision 042): rooms where messages were stored lately, at most once per
+   * `ROOM_ACTIVITY_MS` per process, to the sockets that asked `unread_counts` (the room list).
+   */
+  roomsActive: 'rooms_active',
 } as const;
 
 const roomName = z
@@ -555,6 +571,16 @@ export const roomUnreadSchema = z.object({
   mentioned: z.boolean(),
 });
 export type RoomUnread = z.infer<typeof roomUnreadSchema>;
+
+/**
+ * `rooms_active` (decision 042): rooms in which a message was stored since the last one. Only
+ * names the room list shows every signed-in person anyway; the browser asks `unread_counts` again
+ * when one of them is a room it holds a count for.
+ */
+export const roomsActiveSchema = z.object({
+  roomNames: z.array(z.string()).max(ROOMS_ACTIVE_MAX),
+});
+export type RoomsActive = z.infer<typeof roomsActiveSchema>;
 
 /** A room's rules as its creator sets them (and as `room_metadata` carries them). */
 export const roomRulesSchema = z.object({
@@ -813,6 +839,7 @@ export interface ServerToClientEvents extends NoticeServerEvents {
   reactions_batch: (payload: ReactionsBatch) => void;
   typing_changed: (payload: TypingChanged) => void;
   presence_changed: (payload: PresenceChanged) => void;
+  rooms_active: (payload: RoomsActive) => void;
   item_availability: (payload: ItemAvailability) => void;
 }
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   MARK_READ_INTERVAL_MS,
+  roomsActiveSchema,
   type Ack,
   type RoomMember,
   type RoomUnread,
@@ -10,8 +11,9 @@ import { chatRequest, getChatSocket } from './chat-socket.ts';
 
 /*
  * Mentions and unread in the browser (issue 26, decision 042): the room list asks the server for
- * this person's counts (on connect, when the list or the bell changes, and every half minute)
- * rather than the server working them out for every member on every message.
+ * this person's counts (on connect, when the list or the bell changes, when a visited room had
+ * messages, and every half minute) rather than the server working them out for every member on
+ * every message.
  */
 
 /** The room list asks again at least this often while shown. */
@@ -21,7 +23,8 @@ const UNREAD_SETTLE_MS = 300;
 
 /**
  * This person's unread count and mention marker per room they have visited, by lower-case room
- * name; null until the first answer. Asked for while the socket is connected.
+ * name; null until the first answer. Asked for while the socket is connected, and again soon
+ * after `rooms_active` names a room it holds a count for (a room never visited has none to move).
  */
 export function useUnreadCounts(): ReadonlyMap<string, RoomUnread> | null {
   const [counts, setCounts] = useState<ReadonlyMap<string, RoomUnread> | null>(null);
@@ -29,22 +32,32 @@ export function useUnreadCounts(): ReadonlyMap<string, RoomUnread> | null {
     const socket = getChatSocket();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
+    /** The rooms of the last answer, by lower-case name. */
+    let held: ReadonlyMap<string, RoomUnread> = new Map();
     const ask = () => {
       timer = undefined;
       if (!socket.connected) return;
       // No payload, so not through `chatRequest`; a lost answer waits for the next ask.
       socket.emit('unread_counts', (ack: Ack) => {
         if (stopped || !ack.ok || !ack.unread) return;
-        setCounts(new Map(ack.unread.map((room) => [room.roomName.toLowerCase(), room])));
+        held = new Map(ack.unread.map((room) => [room.roomName.toLowerCase(), room]));
+        setCounts(held);
       });
     };
     const soon = () => {
       if (timer === undefined) timer = setTimeout(ask, UNREAD_SETTLE_MS);
     };
+    /** Messages were stored in these rooms: ask only when one of them is counted here. */
+    const active = (payload: unknown) => {
+      const parsed = roomsActiveSchema.safeParse(payload);
+      if (!parsed.success) return;
+      if (parsed.data.roomNames.some((name) => held.has(name.toLowerCase()))) soon();
+    };
     const listeners = { connect: soon, available_rooms: soon, notices_changed: soon };
     socket.on('connect', listeners.connect);
     socket.on('available_rooms', listeners.available_rooms);
     socket.on('notices_changed', listeners.notices_changed);
+    socket.on('rooms_active', active);
     if (socket.connected) soon();
     const every = setInterval(soon, UNREAD_REFRESH_MS);
     return () => {
@@ -54,6 +67,7 @@ export function useUnreadCounts(): ReadonlyMap<string, RoomUnread> | null {
       socket.off('connect', listeners.connect);
       socket.off('available_rooms', listeners.available_rooms);
       socket.off('notices_changed', listeners.notices_changed);
+      socket.off('rooms_active', active);
     };
   }, []);
   return counts;

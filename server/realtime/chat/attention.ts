@@ -12,6 +12,7 @@ import { Refusal } from '../../refusal.ts';
 import { announceUnread } from '../notices.ts';
 import { existingRoom, joinedRoom, type ChatConnection, type ChatContext } from './context.ts';
 import { parsePayload } from './payload.ts';
+import { ROOM_LIST_WATCHERS } from './room-activity.ts';
 
 /*
  * Attention (issue 26, decision 042): who a message mentions, and how far each person has read
@@ -84,6 +85,9 @@ export function attentionEvents(context: ChatContext, { socket, user, on }: Chat
   });
 
   on('unread_counts', async () => {
+    // Only the room list asks: from now on this socket hears `rooms_active` (joined before the
+    // count, so a message stored meanwhile is told rather than missed).
+    await socket.join(ROOM_LIST_WATCHERS);
     return { ok: true, unread: await unreadByRoom(db, user.id) };
   });
 

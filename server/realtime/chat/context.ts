@@ -11,6 +11,7 @@ import type { Database } from '../../db/schema.ts';
 import { Refusal } from '../../refusal.ts';
 import type { SocketUser } from '../socket-user.ts';
 import type { Presence } from './presence.ts';
+import type { RoomActivity } from './room-activity.ts';
 import { emailNotVerified } from '../../auth/email-verification.ts';
 import { isEmailVerified } from '../../users/store.ts';
 
@@ -58,6 +59,8 @@ export interface ChatContext {
   ready: Promise<void>;
   /** Who is in each room, pushed to its members at most every two seconds (decision 044). */
   presence: Presence;
+  /** Rooms with new messages, told to the room list's watchers every two seconds at most (042). */
+  roomActivity: RoomActivity;
 }
 
 /** Registers a handler of a client event: it answers the ack, or `chat_error` when there is none. */

@@ -24,6 +24,7 @@ import { moderationEvents } from './moderation.ts';
 import { itemEvents, watchAvailability } from './items.ts';
 import { createOn } from './on-event.ts';
 import { createPresence } from './presence.ts';
+import { createRoomActivity } from './room-activity.ts';
 import { createReactionFanOut } from './reactions.ts';
 import { roomEvents } from './rooms.ts';
 import { threadEvents } from './threads.ts';
@@ -99,6 +100,7 @@ export function mountChat(
     pushRooms,
     ready,
     presence: createPresence({ io, db, log, now, ready }),
+    roomActivity: createRoomActivity({ io, log }),
   };
   // Typing and presence (decision 044): coalesced per room, across processes.
   const typing = createTyping({ io, log, bans: createPostingBans(db) });
@@ -144,6 +146,7 @@ export function mountChat(
       typing.close();
       reactionFanOut.close();
       context.presence.close();
+      context.roomActivity.close();
       await forgetServers(db, { serverId }).catch(() => {});
     },
   };

@@ -27,6 +27,7 @@ import {
 import { withReactions } from '../../chat/threads.ts';
 import { catchUp } from './messages.ts';
 import { parsePayload } from './payload.ts';
+import { ROOM_LIST_WATCHERS } from './room-activity.ts';
 
 /**
  * A socket's rooms: the room list when it connects, and `create_room`, `join_room` (with the
@@ -93,6 +94,8 @@ export function roomEvents(context: ChatContext, { socket, user, on }: ChatConne
     await refreshName();
     if (socket.data.room?.id !== room.id) {
       await leave();
+      // In a room, the room list is not shown: its counts are asked again when it is (042).
+      await socket.leave(ROOM_LIST_WATCHERS);
       await socket.join(channel(room.id));
       socket.data.room = { id: room.id, name: room.name };
     }
