@@ -1,27 +1,16 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from '@playwright/test';
-import { newPerson, registerViaApi } from './accounts.ts';
-import { expect, expectNoAxeViolations, expectNoSidewaysScroll, test } from './fixtures.ts';
+import {
+  chatter,
+  expect,
+  expectNoAxeViolations,
+  expectNoSidewaysScroll,
+  openNewRoom,
+  openRoom,
+  test,
+} from './fixtures.ts';
 
 /** Where the screenshots to look at go (CONTRIBUTING: look at it at 1280 and 390 px). */
 const SHOTS = '/tmp/mentions-shots';
-
-/** A new student in a browser context of their own, with a chat username chosen. */
-async function chatter(
-  browser: Browser,
-  baseURL: string,
-  firstName: string,
-): Promise<{ page: Page; username: string }> {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  await registerViaApi(page.request, baseURL, newPerson({ firstName }));
-  await page.goto('/userprofile/discussion-forum');
-  const username = `${firstName}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { name: 'Available Chat Rooms' })).toBeVisible();
-  return { page, username };
-}
 
 /**
  * Issue 26's attention, as new users would try it in two browsers: Bo has been in a room and left;
@@ -35,19 +24,15 @@ test('a mention away from the room rings the bell and opens the room at "New mes
   test.setTimeout(180_000);
   mkdirSync(SHOTS, { recursive: true });
   const room = `Mentions ${Date.now().toString(36)}`;
-  const { page: ada } = await chatter(browser, baseURL!, 'Ada');
-  await ada.getByRole('button', { name: 'Create New Room' }).click();
-  await ada.getByLabel('Room name').fill(room);
-  await ada.getByRole('button', { name: 'Create Room' }).click();
-  await ada.goto(`/room/${encodeURIComponent(room)}`);
-  await expect(ada.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
+  const { page: ada } = await chatter(browser, baseURL!, 'Ada', { oneWord: true });
+  await openNewRoom(ada, room);
   const composer = ada.getByRole('textbox', { name: 'Message' });
   await composer.fill('Welcome to the study room');
   await composer.press('Enter');
 
   // Bo comes, reads, and goes back to the room list.
-  const { page: bo, username: boName } = await chatter(browser, baseURL!, 'Bo');
-  await bo.goto(`/room/${encodeURIComponent(room)}`);
+  const { page: bo, username: boName } = await chatter(browser, baseURL!, 'Bo', { oneWord: true });
+  await openRoom(bo, room);
   await expect(bo.getByText('Welcome to the study room')).toBeVisible();
   await bo.getByRole('button', { name: 'Leave Room' }).click();
   await expect(bo.getByRole('heading', { name: 'Available Chat Rooms' })).toBeVisible();
@@ -112,4 +97,88 @@ test('a mention away from the room rings the bell and opens the room at "New mes
   await bo.getByRole('button', { name: 'Leave Room' }).click();
   await expect(row.getByText(/unread/)).toHaveCount(0);
   await expect(row.getByText('@ Mentioned')).toHaveCount(0);
+});
+
+/**
+ * The room list follows a new message within seconds (decision 042, `rooms_active`): Bo visited a
+ * room and is back on the list; Ada writes there (no mention, so no bell); Bo's count rises without
+ * a reload, long before the half-minute refresh.
+ */
+test('the room list’s unread count follows a new message within seconds', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  mkdirSync(SHOTS, { recursive: true });
+  const room = `Live ${Date.now().toString(36)}`;
+  const { page: ada } = await chatter(browser, baseURL!, 'Ada');
+  await openNewRoom(ada, room);
+  const composer = ada.getByRole('textbox', { name: 'Message' });
+  await composer.fill('Reading group at six');
+  await composer.press('Enter');
+
+  const { page: bo } = await chatter(browser, baseURL!, 'Bo');
+  await openRoom(bo, room);
+  await expect(bo.getByText('Reading group at six')).toBeVisible();
+  await bo.getByRole('button', { name: 'Leave Room' }).click();
+  await expect(bo.getByRole('heading', { name: 'Available Chat Rooms' })).toBeVisible();
+  const row = bo.getByRole('listitem').filter({ has: bo.getByRole('heading', { name: room }) });
+  await expect(row).toBeVisible();
+  await expect(row.getByText(/unread/)).toHaveCount(0);
+  // Let the list's own asks (on showing it, on the room-list push of Bo leaving) settle first.
+  await bo.waitForTimeout(1_000);
+
+  await composer.fill('Bring chapter four');
+  await composer.press('Enter');
+  await expect(ada.getByText('Bring chapter four')).toBeVisible();
+  await expect(row.getByText('1 unread')).toBeVisible({ timeout: 5_000 });
+  await expect(row.getByText('@ Mentioned')).toHaveCount(0);
+
+  await expectNoAxeViolations(bo);
+  await bo.setViewportSize({ width: 1280, height: 900 });
+  await bo.screenshot({ path: `${SHOTS}/live-unread-1280.png`, fullPage: true });
+  await bo.setViewportSize({ width: 390, height: 844 });
+  await expectNoSidewaysScroll(bo);
+  await expectNoAxeViolations(bo);
+  await bo.screenshot({ path: `${SHOTS}/live-unread-390.png`, fullPage: true });
+});
+
+/**
+ * A message edited to mention someone (decision 042's "Edits"): the person, in the room, sees it
+ * marked for them at once, as a message that mentioned them from the start would be.
+ */
+test('a message edited to mention someone is highlighted for them', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const room = `Edited ${Date.now().toString(36)}`;
+  const { page: ada } = await chatter(browser, baseURL!, 'Ada');
+  await openNewRoom(ada, room);
+  const { page: bo, username: boName } = await chatter(browser, baseURL!, 'Bo', { oneWord: true });
+  await openRoom(bo, room);
+
+  const composer = ada.getByRole('textbox', { name: 'Message' });
+  await composer.fill('Who has the slides?');
+  await composer.press('Enter');
+  const boMessages = bo.getByRole('region', { name: 'Messages' });
+  const seen = boMessages.getByRole('listitem').filter({ hasText: 'Who has the slides?' });
+  await expect(seen).toBeVisible();
+  await expect(boMessages.locator('[data-mentions-me]')).toHaveCount(0);
+
+  // Ada edits it to ask Bo by name.
+  const own = ada.getByRole('listitem').filter({ hasText: 'Who has the slides?' });
+  await own.getByRole('button', { name: 'Edit your message' }).click();
+  const editor = ada.getByRole('dialog', { name: 'Edit your message' });
+  await editor
+    .getByRole('textbox', { name: 'Your message' })
+    .fill(`Who has the slides? @${boName} maybe?`);
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toHaveCount(0);
+
+  const mention = boMessages.locator('[data-mentions-me]');
+  await expect(mention).toHaveCount(1);
+  await expect(mention).toContainText('Who has the slides?');
+  await expect(mention).toContainText(`@${boName} (mentions you) maybe?`);
+  await expectNoAxeViolations(bo);
 });

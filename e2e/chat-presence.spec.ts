@@ -1,27 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from '@playwright/test';
-import { newPerson, registerViaApi } from './accounts.ts';
-import { expect, expectNoAxeViolations, expectNoSidewaysScroll, test } from './fixtures.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  expectNoSidewaysScroll,
+  test,
+  twoInARoom,
+} from './fixtures.ts';
 
 /** Where the screenshots to look at go (CONTRIBUTING: look at it at 1280 and 390 px). */
 const SHOTS = '/tmp/presence-shots';
-
-/** A new student in a browser context of their own, with a chat username chosen. */
-async function chatter(
-  browser: Browser,
-  baseURL: string,
-  firstName: string,
-): Promise<{ page: Page; username: string }> {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  await registerViaApi(page.request, baseURL, newPerson({ firstName }));
-  await page.goto('/userprofile/discussion-forum');
-  const username = `${firstName} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { name: 'Available Chat Rooms' })).toBeVisible();
-  return { page, username };
-}
 
 /**
  * Issue 26's typing indicator and presence (decision 044), in two browsers: B sees "A is
@@ -31,17 +18,7 @@ async function chatter(
 test('one member sees the other typing, and who is here', async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   mkdirSync(SHOTS, { recursive: true });
-  const room = `Presence ${Date.now().toString(36)}`;
-  const a = await chatter(browser, baseURL!, 'Ada');
-  await a.page.getByRole('button', { name: 'Create New Room' }).click();
-  await a.page.getByLabel('Room name').fill(room);
-  await a.page.getByRole('button', { name: 'Create Room' }).click();
-  await a.page.goto(`/room/${encodeURIComponent(room)}`);
-  await expect(a.page.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
-
-  const b = await chatter(browser, baseURL!, 'Bo');
-  await b.page.goto(`/room/${encodeURIComponent(room)}`);
-  await expect(b.page.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
+  const { first: a, second: b } = await twoInARoom(browser, baseURL!, 'Presence', ['Ada', 'Bo']);
 
   // Both are here, on both screens (presence is read at most every 2 s: slower on a busy machine).
   await expect(a.page.getByText('2 here')).toBeVisible({ timeout: 15_000 });

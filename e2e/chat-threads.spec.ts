@@ -1,24 +1,15 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from '@playwright/test';
 import { THREADS_TEXT } from '#contract/socket/chat.ts';
-import { newPerson, registerViaApi } from './accounts.ts';
-import { expect, expectNoAxeViolations, expectNoSidewaysScroll, test } from './fixtures.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  expectNoSidewaysScroll,
+  test,
+  twoInARoom,
+} from './fixtures.ts';
 
 /** Where the screenshots to look at go (CONTRIBUTING: look at it at 1280 and 390 px). */
 const SHOTS = '/tmp/threads-pw-shots';
-
-/** A new student in a browser context of their own, with a chat username chosen. */
-async function chatter(browser: Browser, baseURL: string, firstName: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  await registerViaApi(page.request, baseURL, newPerson({ firstName }));
-  await page.goto('/userprofile/discussion-forum');
-  const username = `${firstName} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { name: 'Available Chat Rooms' })).toBeVisible();
-  return page;
-}
 
 /**
  * Issue 26's replies, reactions, edits and deletions (decision 043), in two browsers: Alan replies
@@ -32,16 +23,8 @@ test('reply and jump, react, edit and delete in a room, seen in the other browse
 }) => {
   test.setTimeout(120_000);
   mkdirSync(SHOTS, { recursive: true });
-  const room = `Threads ${Date.now().toString(36)}`;
-  const ada = await chatter(browser, baseURL!, 'Ada');
-  await ada.getByRole('button', { name: 'Create New Room' }).click();
-  await ada.getByLabel('Room name').fill(room);
-  await ada.getByRole('button', { name: 'Create Room' }).click();
-  await ada.goto(`/room/${encodeURIComponent(room)}`);
-  await expect(ada.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
-  const alan = await chatter(browser, baseURL!, 'Alan');
-  await alan.goto(`/room/${encodeURIComponent(room)}`);
-  await expect(alan.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
+  const { first, second } = await twoInARoom(browser, baseURL!, 'Threads', ['Ada', 'Alan']);
+  const [ada, alan] = [first.page, second.page];
 
   const adaBox = ada.getByRole('textbox', { name: 'Message' });
   await adaBox.fill('Which edition should we read?');

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import { newPerson, registerViaApi } from './accounts.ts';
 
 /**
  * The test object every spec uses. Each page fails its test on an uncaught script error or a
@@ -52,4 +53,66 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
       `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
   );
   expect(summary).toEqual([]);
+}
+
+/** A person in the chat: their page (a browser context of their own) and forum username. */
+export interface Chatter {
+  page: Page;
+  username: string;
+}
+
+/**
+ * A new student in a browser context of their own, signed up and verified, with a forum username
+ * chosen: `firstName` and a unique stamp, as one word with `oneWord` (an `@mention` is one word).
+ */
+export async function chatter(
+  browser: Browser,
+  baseURL: string,
+  firstName: string,
+  { oneWord = false }: { oneWord?: boolean } = {},
+): Promise<Chatter> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await registerViaApi(page.request, baseURL, newPerson({ firstName }));
+  await page.goto('/userprofile/discussion-forum');
+  // Digits only: letters drawn at random can spell a word the moderation matcher refuses once
+  // the name is typed into a message (an `@mention`).
+  const stamp = `${String(Date.now()).slice(-9)}${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
+  const username = `${firstName}${oneWord ? '' : ' '}${stamp}`;
+  await page.getByLabel('Username', { exact: true }).fill(username);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Available Chat Rooms' })).toBeVisible();
+  return { page, username };
+}
+
+/** Opens `room` on `page` and waits for its heading: the socket has joined it. */
+export async function openRoom(page: Page, room: string): Promise<void> {
+  await page.goto(`/room/${encodeURIComponent(room)}`);
+  await expect(page.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
+}
+
+/** Creates `room` from the forum's room list `page` is on, and opens it. */
+export async function openNewRoom(page: Page, room: string): Promise<void> {
+  await page.getByRole('button', { name: 'Create New Room' }).click();
+  await page.getByLabel('Room name').fill(room);
+  await page.getByRole('button', { name: 'Create Room' }).click();
+  await openRoom(page, room);
+}
+
+/**
+ * Two new students in a new room, each in a browser of their own: the first creates it, then the
+ * second joins. The room's name is `prefix` and a stamp, so runs never meet.
+ */
+export async function twoInARoom(
+  browser: Browser,
+  baseURL: string,
+  prefix: string,
+  [firstName, secondName]: [string, string],
+): Promise<{ room: string; first: Chatter; second: Chatter }> {
+  const room = `${prefix} ${Date.now().toString(36)}`;
+  const first = await chatter(browser, baseURL, firstName);
+  await openNewRoom(first.page, room);
+  const second = await chatter(browser, baseURL, secondName);
+  await openRoom(second.page, room);
+  return { room, first, second };
 }

@@ -1,24 +1,17 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from '@playwright/test';
 import { MODERATION_TEXT } from '#contract/socket/chat.ts';
-import { E2E_LIBRARIAN, newPerson, registerViaApi, signInThroughForm } from './accounts.ts';
-import { expect, expectNoAxeViolations, expectNoSidewaysScroll, test } from './fixtures.ts';
+import { E2E_LIBRARIAN, newPerson, signInThroughForm } from './accounts.ts';
+import {
+  chatter,
+  expect,
+  expectNoAxeViolations,
+  expectNoSidewaysScroll,
+  test,
+  twoInARoom,
+} from './fixtures.ts';
 
 /** Where the screenshots to look at go (CONTRIBUTING: look at it at 1280 and 390 px). */
 const SHOTS = '/tmp/moderation-shots';
-
-/** A new student in a browser context of their own, with a chat username chosen. */
-async function chatter(browser: Browser, baseURL: string, firstName: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  await registerViaApi(page.request, baseURL, newPerson({ firstName }));
-  await page.goto('/userprofile/discussion-forum');
-  const username = `${firstName} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { name: 'Available Chat Rooms' })).toBeVisible();
-  return page;
-}
 
 /**
  * Issue 26's moderation by people, as new users would try it, in two browsers (and a third for
@@ -31,17 +24,8 @@ test('a report reaches the queue; hide and mute reach the room; the creator sets
 }) => {
   test.setTimeout(180_000);
   mkdirSync(SHOTS, { recursive: true });
-  const room = `Moderated ${Date.now().toString(36)}`;
-  const ada = await chatter(browser, baseURL!, 'Ada');
-  await ada.getByRole('button', { name: 'Create New Room' }).click();
-  await ada.getByLabel('Room name').fill(room);
-  await ada.getByRole('button', { name: 'Create Room' }).click();
-  await ada.goto(`/room/${encodeURIComponent(room)}`);
-  await expect(ada.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
-
-  const alan = await chatter(browser, baseURL!, 'Alan');
-  await alan.goto(`/room/${encodeURIComponent(room)}`);
-  await expect(alan.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
+  const { room, first, second } = await twoInARoom(browser, baseURL!, 'Moderated', ['Ada', 'Alan']);
+  const [ada, alan] = [first.page, second.page];
   const composer = alan.getByRole('textbox', { name: 'Message' });
   await composer.fill('Buy cheap essays at my site, best prices');
   await composer.press('Enter');
@@ -125,7 +109,7 @@ test('a report reaches the queue; hide and mute reach the room; the creator sets
   await ada.screenshot({ path: `${SHOTS}/room-slow-1280.png`, fullPage: true });
 
   // A newcomer sees the rules on joining.
-  const grace = await chatter(browser, baseURL!, 'Grace');
+  const { page: grace } = await chatter(browser, baseURL!, 'Grace');
   await grace.setViewportSize({ width: 390, height: 844 });
   await grace.goto(`/room/${encodeURIComponent(room)}`);
   const rules = grace.getByRole('region', { name: 'Room rules' });
@@ -147,16 +131,8 @@ test('a librarian ends a mute early, and the person may post again', async ({
 }) => {
   test.setTimeout(180_000);
   mkdirSync(SHOTS, { recursive: true });
-  const room = `Unmuted ${Date.now().toString(36)}`;
-  const ada = await chatter(browser, baseURL!, 'Ada');
-  await ada.getByRole('button', { name: 'Create New Room' }).click();
-  await ada.getByLabel('Room name').fill(room);
-  await ada.getByRole('button', { name: 'Create Room' }).click();
-  await ada.goto(`/room/${encodeURIComponent(room)}`);
-  await expect(ada.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
-
-  const alan = await chatter(browser, baseURL!, 'Alan');
-  await alan.goto(`/room/${encodeURIComponent(room)}`);
+  const { room, first, second } = await twoInARoom(browser, baseURL!, 'Unmuted', ['Ada', 'Alan']);
+  const [ada, alan] = [first.page, second.page];
   const composer = alan.getByRole('textbox', { name: 'Message' });
   await composer.fill('You are all wrong about chapter two');
   await composer.press('Enter');

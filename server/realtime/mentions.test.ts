@@ -1,15 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '#contract/socket/chat.ts';
-import { createTestApp, ROOMS_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
+import { ROOMS_BUDGET_LIFTED } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
-import { signedInPerson, type SignedInPerson } from '../test/factories.ts';
-import {
-  connectChat,
-  emitAck,
-  listenOnFreePort,
-  nextEvent,
-  type ChatClient,
-} from '../test/sockets.ts';
+import { signedInPerson } from '../test/factories.ts';
+import { emitAck, nextEvent, twoProcessChat } from '../test/sockets.ts';
 
 /*
  * Mentions and unread over the sockets (issue 26, decision 042), on both engines and, on
@@ -19,28 +13,15 @@ import {
  */
 
 describe.each(testDatabaseKinds())('mentions and unread on %s', (kind) => {
-  let testApp: TestApp;
-  let other: TestApp;
-  let url: string;
-  let otherUrl: string;
-  const open: ChatClient[] = [];
+  const chat = twoProcessChat(kind, { socketBudgets: ROOMS_BUDGET_LIFTED });
+  const { connect, join } = chat;
   let people = 0;
 
-  const connect = async (person: SignedInPerson, at = url) => {
-    const socket = await connectChat(at, person.client.cookieHeader(), testApp.config.publicUrl);
-    open.push(socket);
-    return socket;
-  };
-  const join = async (socket: ChatClient, roomName: string) => {
-    const history = nextEvent(socket, 'room_history');
-    expect(await emitAck(socket, 'join_room', { roomName })).toEqual({ ok: true });
-    return history;
-  };
   /** A new person with a forum username of their own. */
   const person = async (name: string) => {
-    const someone = await signedInPerson(testApp, 'student', { firstName: name });
+    const someone = await signedInPerson(chat.app, 'student', { firstName: name });
     const username = `${name}${++people}${kind === 'postgres' ? 'p' : 'g'}`;
-    await testApp.database.db
+    await chat.app.database.db
       .updateTable('users')
       .set({ chat_username: username })
       .where('id', '=', someone.id)
@@ -48,42 +29,21 @@ describe.each(testDatabaseKinds())('mentions and unread on %s', (kind) => {
     return { ...someone, username };
   };
 
-  beforeAll(async () => {
-    testApp = await createTestApp(kind, { socketBudgets: ROOMS_BUDGET_LIFTED });
-    // PGlite holds one process per data folder: there both are this one.
-    other =
-      kind === 'postgres'
-        ? await createTestApp(kind, {
-            database: testApp.database,
-            socketBudgets: ROOMS_BUDGET_LIFTED,
-          })
-        : testApp;
-    url = await listenOnFreePort(testApp);
-    otherUrl = await listenOnFreePort(other);
-  });
-  afterEach(() => {
-    for (const socket of open.splice(0)) socket.close();
-  });
-  afterAll(async () => {
-    if (other !== testApp) await other?.app.close();
-    await testApp?.close();
-  });
-
   it('resolves mentions on the server, notices those away (on another process), and opens at "New messages"', async () => {
     const ada = await person('Ada');
     const alan = await person('Alan');
     const grace = await person('Grace');
     const roomName = `Mentions ${kind}`;
     const adaSocket = await connect(ada);
-    const alanSocket = await connect(alan, otherUrl);
-    const graceSocket = await connect(grace, otherUrl);
+    const alanSocket = await connect(alan, chat.otherUrl);
+    const graceSocket = await connect(grace, chat.otherUrl);
     expect(await emitAck(adaSocket, 'create_room', { roomName, description: '' })).toEqual({
       ok: true,
     });
     await join(adaSocket, roomName);
     await join(alanSocket, roomName);
     // Grace has been in the room before, and has gone: her bell's socket stays connected.
-    const [firstVisit] = await join(graceSocket, roomName);
+    const { history: firstVisit } = await join(graceSocket, roomName);
     expect(firstVisit).toEqual([]);
     expect(await emitAck(graceSocket, 'leave_room')).toEqual({ ok: true });
 
@@ -109,7 +69,7 @@ describe.each(testDatabaseKinds())('mentions and unread on %s', (kind) => {
     ]);
     // Grace was away: a notice, and her bell hears of it at once, across processes.
     expect((await bell)[0]).toEqual({ unread: 1 });
-    const notices = await testApp.database.db
+    const notices = await chat.app.database.db
       .selectFrom('notices')
       .select(['user_id', 'link', 'title'])
       .where('kind', '=', 'mention')
@@ -131,7 +91,7 @@ describe.each(testDatabaseKinds())('mentions and unread on %s', (kind) => {
     });
 
     // Coming back: history carries the mentions, and where she had read to.
-    const [history, info] = await join(graceSocket, roomName);
+    const { history, info } = await join(graceSocket, roomName);
     expect(info?.lastReadId).toBeDefined();
     expect(BigInt(info!.lastReadId!)).toBeLessThan(BigInt((before as { id: string }).id));
     expect(history.at(-1)?.mentions).toHaveLength(2);
@@ -153,7 +113,7 @@ describe.each(testDatabaseKinds())('mentions and unread on %s', (kind) => {
     });
     // Alan was in the room: highlighted for him, but no notice.
     expect(
-      await testApp.database.db
+      await chat.app.database.db
         .selectFrom('notices')
         .select('id')
         .where('user_id', '=', alan.id)

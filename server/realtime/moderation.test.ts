@@ -1,16 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MODERATION_TEXT } from '#contract/socket/chat.ts';
 import { findRoom, insertMessage } from '../chat/store.ts';
-import { createTestApp, MODERATION_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
+import { MODERATION_BUDGET_LIFTED } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson, type SignedInPerson } from '../test/factories.ts';
-import {
-  connectChat,
-  emitAck,
-  listenOnFreePort,
-  nextEvent,
-  type ChatClient,
-} from '../test/sockets.ts';
+import { emitAck, nextEvent, twoProcessChat, type ChatClient } from '../test/sockets.ts';
 
 /*
  * Moderation by people (issue 26, decision 040), on both engines and across two processes on one
@@ -20,48 +14,31 @@ import {
  */
 
 describe.each(testDatabaseKinds())('moderation by people on %s', (kind) => {
-  let testApp: TestApp;
-  let other: TestApp;
-  let url: string;
-  let otherUrl: string;
-  /** Where sockets that must hear a broadcast from `testApp` connect (see `sharedRoom`). */
-  const liveUrl = () => (kind === 'postgres' ? otherUrl : url);
+  const chat = twoProcessChat(kind, { socketBudgets: MODERATION_BUDGET_LIFTED });
+  const { connect, join } = chat;
   let ada: SignedInPerson;
   let alan: SignedInPerson;
   let grace: SignedInPerson;
   let librarian: SignedInPerson;
-  const open: ChatClient[] = [];
   let rooms = 0;
 
-  const connect = async (person: SignedInPerson, at = url) => {
-    const socket = await connectChat(at, person.client.cookieHeader(), testApp.config.publicUrl);
-    open.push(socket);
-    return socket;
-  };
-  const join = async (socket: ChatClient, roomName: string) => {
-    const history = nextEvent(socket, 'room_history');
-    const metadata = nextEvent(socket, 'room_metadata');
-    expect(await emitAck(socket, 'join_room', { roomName })).toEqual({ ok: true });
-    return { history: (await history)[0], metadata: (await metadata)[0] };
-  };
   const send = (socket: ChatClient, room: string, message: string) =>
     emitAck(socket, 'send_message', { room, message });
   /**
    * A new room of a new Ada's, with a new Alan (the message rate is per person): Ada on this
    * process, Alan on the other one. Live events cross processes through the Postgres adapter;
-   * PGlite has none (one process per data directory), so there both sockets that must hear the
-   * librarian's action live are on the process that serves it; the rules, read from the shared
-   * database, hold on both anyway.
+   * PGlite has none (one process per data directory), so there the other process is this one
+   * (`twoProcessChat`); the rules, read from the shared database, hold on both anyway.
    */
   const sharedRoom = async ({ samePeople = false } = {}) => {
     if (!samePeople) {
-      ada = await signedInPerson(testApp, 'student', { firstName: 'Ada' });
-      alan = await signedInPerson(testApp, 'student', { firstName: 'Alan' });
-      grace = await signedInPerson(testApp, 'student', { firstName: 'Grace' });
+      ada = await signedInPerson(chat.app, 'student', { firstName: 'Ada' });
+      alan = await signedInPerson(chat.app, 'student', { firstName: 'Alan' });
+      grace = await signedInPerson(chat.app, 'student', { firstName: 'Grace' });
     }
     const roomName = `Moderation ${++rooms} ${kind}`;
     const adaSocket = await connect(ada);
-    const alanSocket = await connect(alan, liveUrl());
+    const alanSocket = await connect(alan, chat.otherUrl);
     expect(await emitAck(adaSocket, 'create_room', { roomName, description: '' })).toEqual({
       ok: true,
     });
@@ -73,29 +50,15 @@ describe.each(testDatabaseKinds())('moderation by people on %s', (kind) => {
     librarian.client.post('/api/moderation/actions', body);
 
   beforeAll(async () => {
-    testApp = await createTestApp(kind, { socketBudgets: MODERATION_BUDGET_LIFTED });
-    other = await createTestApp(kind, {
-      database: testApp.database,
-      socketBudgets: MODERATION_BUDGET_LIFTED,
-    });
-    url = await listenOnFreePort(testApp);
-    otherUrl = await listenOnFreePort(other);
-    librarian = await signedInPerson(testApp, 'librarian');
-  });
-  afterEach(() => {
-    for (const socket of open.splice(0)) socket.close();
-  });
-  afterAll(async () => {
-    await other?.app.close();
-    await testApp?.close();
+    librarian = await signedInPerson(chat.app, 'librarian');
   });
 
   it('takes one report per person per message, and queues it with five messages either side', async () => {
     const { roomName, adaSocket, alanSocket } = await sharedRoom();
-    const room = (await findRoom(testApp.database.db, roomName))!;
+    const room = (await findRoom(chat.app.database.db, roomName))!;
     const ids: string[] = [];
     for (let n = 1; n <= 12; n += 1) {
-      const row = await insertMessage(testApp.database.db, {
+      const row = await insertMessage(chat.app.database.db, {
         roomId: room.id,
         senderId: alan.id,
         senderName: 'Alan',
@@ -128,7 +91,7 @@ describe.each(testDatabaseKinds())('moderation by people on %s', (kind) => {
       (await emitAck(alanSocket, 'report_message', { messageId: target, reason: 'spam' })).ok,
     ).toBe(false);
     // Grace reports it from the other process.
-    const graceSocket = await connect(grace, otherUrl);
+    const graceSocket = await connect(grace, chat.otherUrl);
     await join(graceSocket, roomName);
     expect(
       (await emitAck(graceSocket, 'report_message', { messageId: target, reason: 'other' })).ok,
@@ -180,7 +143,7 @@ describe.each(testDatabaseKinds())('moderation by people on %s', (kind) => {
       expect(message).toMatchObject({ id: sent.id, content: MODERATION_TEXT.hidden, hidden: true });
     }
     // History says so too, to anyone joining on either process.
-    const again = await connect(grace, otherUrl);
+    const again = await connect(grace, chat.otherUrl);
     const { history } = await join(again, roomName);
     expect(history.find((m) => m.id === sent.id)).toMatchObject({
       content: MODERATION_TEXT.hidden,
@@ -220,7 +183,11 @@ describe.each(testDatabaseKinds())('moderation by people on %s', (kind) => {
     expect(endsAt - Date.now()).toBeLessThanOrEqual(10 * 60_000 + 5_000);
     expect((await banner)[0]).toMatchObject({ action: 'mute', roomName, reason: 'Be civil.' });
     // Refused on the other process too, naming the reason and the end.
-    for (const socket of [alanSocket, await connect(alan, url), await connect(alan, otherUrl)]) {
+    for (const socket of [
+      alanSocket,
+      await connect(alan, chat.url),
+      await connect(alan, chat.otherUrl),
+    ]) {
       if (socket !== alanSocket) await join(socket, roomName);
       const refused = await send(socket, roomName, 'and again');
       expect(refused).toEqual({
@@ -264,7 +231,7 @@ describe.each(testDatabaseKinds())('moderation by people on %s', (kind) => {
     });
 
     const removedFrom = await sharedRoom();
-    const graceSocket = await connect(grace, liveUrl());
+    const graceSocket = await connect(grace, chat.otherUrl);
     await join(graceSocket, removedFrom.roomName);
     const graceSent = (await send(graceSocket, removedFrom.roomName, 'z')) as { id: string };
     const banner = nextEvent(graceSocket, 'moderation_notice');
@@ -376,7 +343,7 @@ describe.each(testDatabaseKinds())('moderation by people on %s', (kind) => {
       message: MODERATION_TEXT.notMember,
     });
     // A librarian may always post.
-    const librarianSocket = await connect(librarian, otherUrl);
+    const librarianSocket = await connect(librarian, chat.otherUrl);
     await join(librarianSocket, roomName);
     expect((await send(librarianSocket, roomName, 'Staff here')).ok).toBe(true);
   });

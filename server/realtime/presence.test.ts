@@ -1,19 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   TYPING_EXPIRE_MS,
   type PresenceChanged,
   type TypingChanged,
 } from '#contract/socket/chat.ts';
-import { createTestApp, MODERATION_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
+import { MODERATION_BUDGET_LIFTED } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson, type SignedInPerson } from '../test/factories.ts';
-import {
-  connectChat,
-  emitAck,
-  listenOnFreePort,
-  nextEvent,
-  type ChatClient,
-} from '../test/sockets.ts';
+import { emitAck, nextEvent, twoProcessChat, type ChatClient } from '../test/sockets.ts';
 
 /*
  * Typing, presence and ending a mute early (issue 26, decision 044), on both engines and, on
@@ -51,26 +45,12 @@ function eventWhere<T>(
 }
 
 describe.each(testDatabaseKinds())('typing, presence and ending a mute early on %s', (kind) => {
-  let testApp: TestApp;
-  let other: TestApp;
-  let url: string;
-  let otherUrl: string;
-  /** Live events cross processes through the Postgres adapter only (PGlite: one process). */
-  const liveUrl = () => (kind === 'postgres' ? otherUrl : url);
+  // Live events cross processes through the Postgres adapter only (PGlite: one process).
+  const chat = twoProcessChat(kind, { socketBudgets: MODERATION_BUDGET_LIFTED });
+  const { connect, join } = chat;
   let librarian: SignedInPerson;
-  const open: ChatClient[] = [];
   let rooms = 0;
 
-  const connect = async (person: SignedInPerson, at = url) => {
-    const socket = await connectChat(at, person.client.cookieHeader(), testApp.config.publicUrl);
-    open.push(socket);
-    return socket;
-  };
-  const join = async (socket: ChatClient, roomName: string) => {
-    const history = nextEvent(socket, 'room_history');
-    expect(await emitAck(socket, 'join_room', { roomName })).toEqual({ ok: true });
-    await history;
-  };
   const newRoom = async (creator: ChatClient) => {
     const roomName = `Presence ${++rooms} ${kind}`;
     expect(await emitAck(creator, 'create_room', { roomName, description: '' })).toEqual({
@@ -80,28 +60,14 @@ describe.each(testDatabaseKinds())('typing, presence and ending a mute early on 
   };
 
   beforeAll(async () => {
-    testApp = await createTestApp(kind, { socketBudgets: MODERATION_BUDGET_LIFTED });
-    other = await createTestApp(kind, {
-      database: testApp.database,
-      socketBudgets: MODERATION_BUDGET_LIFTED,
-    });
-    url = await listenOnFreePort(testApp);
-    otherUrl = await listenOnFreePort(other);
-    librarian = await signedInPerson(testApp, 'librarian');
-  });
-  afterEach(() => {
-    for (const socket of open.splice(0)) socket.close();
-  });
-  afterAll(async () => {
-    await other?.app.close();
-    await testApp?.close();
+    librarian = await signedInPerson(chat.app, 'librarian');
   });
 
   it('shows who is typing to the others in the room, coalesced, and clears on stop', async () => {
-    const ada = await signedInPerson(testApp, 'student', { firstName: 'Ada' });
-    const bo = await signedInPerson(testApp, 'student', { firstName: 'Bo' });
+    const ada = await signedInPerson(chat.app, 'student', { firstName: 'Ada' });
+    const bo = await signedInPerson(chat.app, 'student', { firstName: 'Bo' });
     const adaSocket = await connect(ada);
-    const boSocket = await connect(bo, liveUrl());
+    const boSocket = await connect(bo, chat.otherUrl);
     const roomName = await newRoom(adaSocket);
     await join(adaSocket, roomName);
     await join(boSocket, roomName);
@@ -126,13 +92,13 @@ describe.each(testDatabaseKinds())('typing, presence and ending a mute early on 
   });
 
   it('sends a room of many typists one list a second, with the first names and a count', async () => {
-    const watcher = await signedInPerson(testApp, 'student', { firstName: 'Watcher' });
-    const watcherSocket = await connect(watcher, liveUrl());
+    const watcher = await signedInPerson(chat.app, 'student', { firstName: 'Watcher' });
+    const watcherSocket = await connect(watcher, chat.otherUrl);
     const roomName = await newRoom(watcherSocket);
     await join(watcherSocket, roomName);
     const typists: ChatClient[] = [];
     for (const name of ['Ann', 'Ben', 'Cat', 'Dan', 'Eve', 'Fay']) {
-      const person = await signedInPerson(testApp, 'student', { firstName: name });
+      const person = await signedInPerson(chat.app, 'student', { firstName: name });
       const socket = await connect(person);
       await join(socket, roomName);
       typists.push(socket);
@@ -152,7 +118,7 @@ describe.each(testDatabaseKinds())('typing, presence and ending a mute early on 
   });
 
   it('refuses typing in a room the socket has not joined, in words', async () => {
-    const ada = await signedInPerson(testApp, 'student', { firstName: 'Ada' });
+    const ada = await signedInPerson(chat.app, 'student', { firstName: 'Ada' });
     const socket = await connect(ada);
     const roomName = await newRoom(socket);
     expect(await emitAck(socket, 'typing', { roomName })).toEqual({
@@ -163,15 +129,15 @@ describe.each(testDatabaseKinds())('typing, presence and ending a mute early on 
   });
 
   it('tells the room who is here, on every process, as people come and go', async () => {
-    const ada = await signedInPerson(testApp, 'student', { firstName: 'Ada' });
-    const bo = await signedInPerson(testApp, 'student', { firstName: 'Bo' });
+    const ada = await signedInPerson(chat.app, 'student', { firstName: 'Ada' });
+    const bo = await signedInPerson(chat.app, 'student', { firstName: 'Bo' });
     const adaSocket = await connect(ada);
     const roomName = await newRoom(adaSocket);
     const alone = eventWhere<PresenceChanged>(adaSocket, 'presence_changed', (p) => p.count === 1);
     await join(adaSocket, roomName);
     expect((await alone).payload).toEqual({ roomName, count: 1, names: ['Ada'] });
 
-    const boSocket = await connect(bo, liveUrl());
+    const boSocket = await connect(bo, chat.otherUrl);
     const both = eventWhere<PresenceChanged>(adaSocket, 'presence_changed', (p) => p.count === 2);
     await join(boSocket, roomName);
     expect((await both).payload).toEqual({ roomName, count: 2, names: ['Ada', 'Bo'] });
@@ -182,13 +148,13 @@ describe.each(testDatabaseKinds())('typing, presence and ending a mute early on 
   });
 
   it('never shows a muted or removed person typing, and takes them off when a mute starts', async () => {
-    const ada = await signedInPerson(testApp, 'student', { firstName: 'Ada' });
-    const alan = await signedInPerson(testApp, 'student', { firstName: 'Alan' });
-    const bo = await signedInPerson(testApp, 'student', { firstName: 'Bo' });
+    const ada = await signedInPerson(chat.app, 'student', { firstName: 'Ada' });
+    const alan = await signedInPerson(chat.app, 'student', { firstName: 'Alan' });
+    const bo = await signedInPerson(chat.app, 'student', { firstName: 'Bo' });
     const adaSocket = await connect(ada);
     const alanSocket = await connect(alan);
     // Bo watches from the other process (on PostgreSQL): its own list hears the bans too.
-    const boSocket = await connect(bo, liveUrl());
+    const boSocket = await connect(bo, chat.otherUrl);
     const roomName = await newRoom(adaSocket);
     for (const socket of [adaSocket, alanSocket, boSocket]) await join(socket, roomName);
     const sent = (await emitAck(alanSocket, 'send_message', { room: roomName, message: 'hm' })) as {
@@ -252,10 +218,10 @@ describe.each(testDatabaseKinds())('typing, presence and ending a mute early on 
   });
 
   it('lets a librarian end a mute early: recorded, told, and the person may post again everywhere', async () => {
-    const ada = await signedInPerson(testApp, 'student', { firstName: 'Ada' });
-    const alan = await signedInPerson(testApp, 'student', { firstName: 'Alan' });
+    const ada = await signedInPerson(chat.app, 'student', { firstName: 'Ada' });
+    const alan = await signedInPerson(chat.app, 'student', { firstName: 'Alan' });
     const adaSocket = await connect(ada);
-    const alanSocket = await connect(alan, liveUrl());
+    const alanSocket = await connect(alan, chat.otherUrl);
     const roomName = await newRoom(adaSocket);
     await join(adaSocket, roomName);
     await join(alanSocket, roomName);
@@ -275,7 +241,7 @@ describe.each(testDatabaseKinds())('typing, presence and ending a mute early on 
     expect(muted.statusCode).toBe(200);
 
     // Joining while muted tells the browser at once, so the composer starts disabled.
-    const again = await connect(alan, url);
+    const again = await connect(alan, chat.url);
     const onJoin = nextEvent(again, 'moderation_notice');
     await join(again, roomName);
     expect((await onJoin)[0]).toMatchObject({ action: 'mute', roomName, reason: 'Be civil.' });

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CHAT_TEXT,
   MODERATION_TEXT,
@@ -12,16 +12,10 @@ import {
 import { findRoom } from '../chat/store.ts';
 import { createReactionWriter, reactionsOf, toggleReaction } from '../chat/threads.ts';
 import { excerptOf } from '../presenters/chat.ts';
-import { createTestApp, MODERATION_BUDGET_LIFTED, type TestApp } from '../test/app.ts';
+import { MODERATION_BUDGET_LIFTED } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson, type SignedInPerson } from '../test/factories.ts';
-import {
-  connectChat,
-  emitAck,
-  listenOnFreePort,
-  nextEvent,
-  type ChatClient,
-} from '../test/sockets.ts';
+import { emitAck, nextEvent, twoProcessChat, type ChatClient } from '../test/sockets.ts';
 
 /*
  * Replies, reactions, edits and deletions (issue 26, decision 043), on both engines and across
@@ -31,30 +25,13 @@ import {
  */
 
 describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %s', (kind) => {
-  let testApp: TestApp;
-  let other: TestApp;
-  let url: string;
-  let otherUrl: string;
-  /** Where a socket that must hear a broadcast from `testApp` connects (see `sharedRoom`). */
-  const liveUrl = () => (kind === 'postgres' ? otherUrl : url);
+  const chat = twoProcessChat(kind, { socketBudgets: MODERATION_BUDGET_LIFTED });
+  const { connect, join } = chat;
   let ada: SignedInPerson;
   let alan: SignedInPerson;
   let librarian: SignedInPerson;
-  const open: ChatClient[] = [];
   let rooms = 0;
 
-  const connect = async (person: SignedInPerson, at = url) => {
-    const socket = await connectChat(at, person.client.cookieHeader(), testApp.config.publicUrl);
-    open.push(socket);
-    return socket;
-  };
-  const join = async (socket: ChatClient, roomName: string, after?: string) => {
-    const history = nextEvent(socket, 'room_history');
-    expect(await emitAck(socket, 'join_room', after ? { roomName, after } : { roomName })).toEqual({
-      ok: true,
-    });
-    return (await history)[0];
-  };
   const send = async (socket: ChatClient, room: string, message: string, replyTo?: string) =>
     (await emitAck(socket, 'send_message', {
       room,
@@ -66,11 +43,11 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
    * PGlite, one process per data directory, both on this one; the rules live in the database).
    */
   const sharedRoom = async () => {
-    ada = await signedInPerson(testApp, 'student', { firstName: 'Ada' });
-    alan = await signedInPerson(testApp, 'student', { firstName: 'Alan' });
+    ada = await signedInPerson(chat.app, 'student', { firstName: 'Ada' });
+    alan = await signedInPerson(chat.app, 'student', { firstName: 'Alan' });
     const roomName = `Threads ${++rooms} ${kind}`;
     const adaSocket = await connect(ada);
-    const alanSocket = await connect(alan, liveUrl());
+    const alanSocket = await connect(alan, chat.otherUrl);
     expect(await emitAck(adaSocket, 'create_room', { roomName, description: '' })).toEqual({
       ok: true,
     });
@@ -91,24 +68,10 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
   /** Moves a message's sending back by `seconds`, as if sent that long ago. */
   const age = (id: string, seconds: number) =>
     sql`UPDATE chat_messages SET created_at = now() - make_interval(secs => ${seconds})
-        WHERE id = ${id}::bigint`.execute(testApp.database.db);
+        WHERE id = ${id}::bigint`.execute(chat.app.database.db);
 
   beforeAll(async () => {
-    testApp = await createTestApp(kind, { socketBudgets: MODERATION_BUDGET_LIFTED });
-    other = await createTestApp(kind, {
-      database: testApp.database,
-      socketBudgets: MODERATION_BUDGET_LIFTED,
-    });
-    url = await listenOnFreePort(testApp);
-    otherUrl = await listenOnFreePort(other);
-    librarian = await signedInPerson(testApp, 'librarian');
-  });
-  afterEach(() => {
-    for (const socket of open.splice(0)) socket.close();
-  });
-  afterAll(async () => {
-    await other?.app.close();
-    await testApp?.close();
+    librarian = await signedInPerson(chat.app, 'librarian');
   });
 
   it('sends a reply with a quote of the original, live and in history, only within the room', async () => {
@@ -121,7 +84,7 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     expect(live.replyTo).toMatchObject({ id: original.id, sender: 'Ada' });
     expect(live.replyTo!.excerpt.startsWith('Which edition? xxx')).toBe(true);
     expect(live.replyTo!.excerpt.length).toBeLessThanOrEqual(140);
-    const history = await join(await connect(alan, otherUrl), roomName);
+    const { history } = await join(await connect(alan, chat.otherUrl), roomName);
     expect(history.find((m) => m.id === reply.id)?.replyTo).toEqual(live.replyTo);
     // A message of another room, or none, cannot be replied to.
     const elsewhere = await sharedRoom();
@@ -146,7 +109,7 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     const own = nextEvent(adaTab, 'reactions_changed');
     // And a tab of hers on the other process (on PostgreSQL): it hears the toggle a second later,
     // the message's reactions read there.
-    const adaFar = await connect(ada, liveUrl());
+    const adaFar = await connect(ada, chat.otherUrl);
     await join(adaFar, roomName);
     const far = nextEvent(adaFar, 'reactions_changed');
     const echoed: unknown[] = [];
@@ -178,7 +141,7 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
         { emoji: '🎉', count: 1, names: ['Alan'] },
       ]);
     // History: in the contract's order, with this reader's own.
-    const history = await join(await connect(alan, otherUrl), roomName);
+    const { history } = await join(await connect(alan, chat.otherUrl), roomName);
     expect(history.find((m) => m.id === sent.id)?.reactions).toEqual([
       { emoji: '👍', count: 2, names: ['Ada', 'Alan'], mine: true },
       { emoji: '🎉', count: 1, names: ['Alan'], mine: true },
@@ -213,18 +176,18 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
       } as never),
     ).toMatchObject({ ok: false, message: 'Choose one of the reactions offered' });
     // Toggled twice at once from two processes: the key keeps one row at most.
-    const room = (await findRoom(testApp.database.db, roomName))!;
+    const room = (await findRoom(chat.app.database.db, roomName))!;
     const actor = { id: ada.id, name: 'Ada', isStaff: false };
     const change = { roomId: room.id, messageId: sent.id, actor, emoji: '😮' as const };
     await Promise.all([
-      toggleReaction(testApp.database.db, change),
-      toggleReaction(other.database.db, change),
+      toggleReaction(chat.app.database.db, change),
+      toggleReaction(chat.other.database.db, change),
     ]);
-    const counted = (await reactionsOf(testApp.database.db, [sent.id])).get(sent.id)!;
+    const counted = (await reactionsOf(chat.app.database.db, [sent.id])).get(sent.id)!;
     expect(counted.find((r) => r.emoji === '😮')?.count ?? 0).toBeLessThanOrEqual(1);
     // Through the writer, in batches: a toggle twice at once cancels out, each answered in turn;
     // a refused one (no such message in the room) says so without taking the others down.
-    const writer = createReactionWriter(testApp.database.db);
+    const writer = createReactionWriter(chat.app.database.db);
     const alanActor = { id: alan.id, name: 'Alan', isStaff: false };
     const answers = await Promise.all([
       writer.toggle({ ...change, emoji: '🙏' }),
@@ -239,16 +202,16 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
       { allowed: false, added: false },
     ]);
     expect(answers[2]!.reactions.find((r) => r.emoji === '🙏')).toMatchObject({ count: 2 });
-    const after = (await reactionsOf(testApp.database.db, [sent.id])).get(sent.id)!;
+    const after = (await reactionsOf(chat.app.database.db, [sent.id])).get(sent.id)!;
     expect(after.find((r) => r.emoji === '🙏')).toEqual({ emoji: '🙏', count: 1, names: ['Alan'] });
   });
 
   it('gathers the toggles that arrive soon after a batch into the next one', async () => {
     const { roomName, adaSocket } = await sharedRoom();
     const sent = await send(adaSocket, roomName, 'Gather these');
-    const room = (await findRoom(testApp.database.db, roomName))!;
+    const room = (await findRoom(chat.app.database.db, roomName))!;
     const gapMs = 300;
-    const writer = createReactionWriter(testApp.database.db, { gapMs });
+    const writer = createReactionWriter(chat.app.database.db, { gapMs });
     const base = { roomId: room.id, messageId: sent.id };
     const as = (person: { id: string }, name: string) => ({ id: person.id, name, isStaff: false });
     // The first goes at once, alone; three more, arriving just after it, wait for the gap and go
@@ -277,9 +240,9 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     const sent = await send(adaSocket, roomName, 'React, everyone');
     const readers: ChatClient[] = [];
     for (const index of [1, 2, 3, 4]) {
-      const reader = await signedInPerson(testApp, 'student', { firstName: `Reader${index}` });
+      const reader = await signedInPerson(chat.app, 'student', { firstName: `Reader${index}` });
       // On PostgreSQL, half on each process.
-      const socket = await connect(reader, index % 2 === 0 ? url : liveUrl());
+      const socket = await connect(reader, index % 2 === 0 ? chat.url : chat.otherUrl);
       await join(socket, roomName);
       readers.push(socket);
     }
@@ -325,7 +288,7 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     ).toEqual({ ok: false, message: THREADS_TEXT.notYours });
     // Ten minutes later, by the database's clock, not on either process.
     await age(sent.id, 601);
-    const late = await connect(ada, otherUrl);
+    const late = await connect(ada, chat.otherUrl);
     await join(late, roomName);
     for (const socket of [adaSocket, late]) {
       expect(
@@ -336,7 +299,7 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
         message: THREADS_TEXT.tooLate,
       });
     }
-    const history = await join(await connect(alan), roomName);
+    const { history } = await join(await connect(alan), roomName);
     expect(history.find((m) => m.id === sent.id)).toMatchObject({ content: 'Meet at 6' });
   });
 
@@ -449,7 +412,7 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     const [deleted] = await there;
     expect(deleted).toMatchObject({ id: sent.id, content: THREADS_TEXT.deleted, deleted: true });
     expect(JSON.stringify(deleted)).not.toContain('Oops');
-    const history = await join(await connect(alan, otherUrl), roomName);
+    const { history } = await join(await connect(alan, chat.otherUrl), roomName);
     expect(history.find((m) => m.id === sent.id)).toMatchObject({
       content: THREADS_TEXT.deleted,
       deleted: true,
@@ -484,10 +447,10 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     await emitAck(adaSocket, 'edit_message', { roomName, messageId: first.id, text: 'First!' });
     await emitAck(adaSocket, 'react_message', { roomName, messageId: second.id, emoji: '❤️' });
     await emitAck(adaSocket, 'react_message', { roomName, messageId: second.id, emoji: '🎉' });
-    const back = await connect(alan, otherUrl);
+    const back = await connect(alan, chat.otherUrl);
     const updates: ChatMessage[] = [];
     back.on('message_updated', (message) => updates.push(message));
-    const history = await join(back, roomName, second.id);
+    const { history } = await join(back, roomName, { after: second.id });
     expect(history).toEqual([]);
     await expect.poll(() => updates.length).toBeGreaterThanOrEqual(2);
     expect(updates.find((m) => m.id === first.id)).toMatchObject({
@@ -502,34 +465,34 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
 
   it('resolves an edit’s mentions again on every process, telling only the newly mentioned', async () => {
     const { roomName, adaSocket, alanSocket } = await sharedRoom();
-    const grace = await signedInPerson(testApp, 'student', { firstName: 'Grace' });
+    const grace = await signedInPerson(chat.app, 'student', { firstName: 'Grace' });
     const name = (person: string) => `${person}${rooms}${kind === 'postgres' ? 'p' : 'g'}`;
     for (const [who, username] of [
       [alan, name('Alan')],
       [grace, name('Grace')],
     ] as const) {
-      await testApp.database.db
+      await chat.app.database.db
         .updateTable('users')
         .set({ chat_username: username })
         .where('id', '=', who.id)
         .execute();
     }
     // Grace has been in the room and left; her bell's socket stays, on the other process.
-    const graceSocket = await connect(grace, liveUrl());
+    const graceSocket = await connect(grace, chat.otherUrl);
     await join(graceSocket, roomName);
     expect(await emitAck(graceSocket, 'leave_room')).toEqual({ ok: true });
     // Ada's second tab, on the other process, hears the room's updates.
-    const watcher = await connect(ada, liveUrl());
+    const watcher = await connect(ada, chat.otherUrl);
     await join(watcher, roomName);
     const mentionNotices = () =>
-      testApp.database.db
+      chat.app.database.db
         .selectFrom('notices')
         .select('user_id')
         .where('kind', '=', 'mention')
         .where('user_id', 'in', [alan.id, grace.id])
         .execute();
     const stored = (id: string) =>
-      testApp.database.db
+      chat.app.database.db
         .selectFrom('chat_mentions')
         .select(['user_id', 'name'])
         .where('message_id', '=', sql<string>`${id}::bigint`)
@@ -577,16 +540,16 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     // A client resuming after the edits gets the message again with its mentions now.
     await edit(sent.id, `Meet at 8, @${name('Grace')}`);
     expect(await mentionNotices()).toEqual([{ user_id: grace.id }]);
-    const back = await connect(alan, otherUrl);
+    const back = await connect(alan, chat.otherUrl);
     const updates: ChatMessage[] = [];
     back.on('message_updated', (message) => updates.push(message));
-    expect(await join(back, roomName, sent.id)).toEqual([]);
+    expect((await join(back, roomName, { after: sent.id })).history).toEqual([]);
     await expect.poll(() => updates.find((m) => m.id === sent.id)).toBeTruthy();
     expect(updates.find((m) => m.id === sent.id)?.mentions).toEqual([
       { userId: grace.id, name: name('Grace') },
     ]);
     // And a first join's history too.
-    const history = await join(await connect(grace, url), roomName);
+    const { history } = await join(await connect(grace, chat.url), roomName);
     expect(history.find((m) => m.id === sent.id)?.mentions).toEqual([
       { userId: grace.id, name: name('Grace') },
     ]);

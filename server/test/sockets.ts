@@ -1,7 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
-import type { Ack, ClientToServerEvents, ServerToClientEvents } from '#contract/socket/chat.ts';
-import type { TestApp } from './app.ts';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type {
+  Ack,
+  ChatMessage,
+  ClientToServerEvents,
+  RoomHistoryInfo,
+  RoomMetadata,
+  ServerToClientEvents,
+} from '#contract/socket/chat.ts';
+import type { SocketBudgets } from '../chat/event-budget.ts';
+import type { DatabaseKind } from '../db/client.ts';
+import { createTestApp, type TestApp } from './app.ts';
+import type { SignedInPerson } from './factories.ts';
 
 /** A typed chat client socket. */
 export type ChatClient = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -103,4 +114,109 @@ export function roomsWhere(
     };
     socket.on('available_rooms', listener);
   });
+}
+
+/** What a join hands back: the `room_history` payload and the `room_metadata` that follows it. */
+export interface JoinedRoom {
+  history: ChatMessage[];
+  info: RoomHistoryInfo | undefined;
+  metadata: RoomMetadata;
+}
+
+/** The accessors `twoProcessChat` returns; the apps and URLs exist from its `beforeAll` on. */
+export interface TwoProcessChat {
+  /** The app the tests sign people up on and read the database through. */
+  readonly app: TestApp;
+  /** The second process on the same database (on PGlite, `app` itself: see `twoProcessChat`). */
+  readonly other: TestApp;
+  readonly url: string;
+  /** Where a socket connects to be on the other process; on PGlite it is `url`. */
+  readonly otherUrl: string;
+  /** `person`'s chat socket, on `app` unless `at` says otherwise; closed after each test. */
+  connect(person: SignedInPerson, at?: string): Promise<ChatClient>;
+  /** Joins `roomName` (resuming `after` a message id if given), expecting the join to succeed. */
+  join(socket: ChatClient, roomName: string, options?: { after?: string }): Promise<JoinedRoom>;
+}
+
+/**
+ * The realtime tests' two processes on one database, for use inside a `describe`: it registers
+ * the hooks that start both apps listening (`beforeAll`), close the sockets `connect` opened
+ * (`afterEach`) and close both apps (`afterAll`). A test file's own `beforeAll` runs after it.
+ *
+ * On PostgreSQL `other` is a second app on the same database, so what crosses processes (the
+ * adapter's broadcasts, the rules read from the database, each process's caches) is tested as it
+ * runs in production. On PGlite `other` is `app`: PGlite is one process per data folder, so a
+ * second app on it is a set-up production never has, and with it a socket that must hear a live
+ * broadcast had to be steered to the first one. With one app, `otherUrl` is where such a socket
+ * goes on both engines; the cross-process claims are proven on PostgreSQL.
+ */
+export function twoProcessChat(
+  kind: DatabaseKind,
+  options: { socketBudgets?: SocketBudgets } = {},
+): TwoProcessChat {
+  let app: TestApp | undefined;
+  let other: TestApp | undefined;
+  let url: string | undefined;
+  let otherUrl: string | undefined;
+  const open: ChatClient[] = [];
+  // Read at describe time (a getter destructured there, say), nothing is started yet: say so.
+  const started = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`twoProcessChat: ${name} is set in its beforeAll`);
+    return value;
+  };
+
+  beforeAll(async () => {
+    app = await createTestApp(kind, options);
+    other =
+      kind === 'postgres' ? await createTestApp(kind, { ...options, database: app.database }) : app;
+    url = await listenOnFreePort(app);
+    otherUrl = await listenOnFreePort(other);
+  });
+  afterEach(() => {
+    for (const socket of open.splice(0)) socket.close();
+  });
+  afterAll(async () => {
+    // The second app shares the first one's database: only the first closes it.
+    if (other !== app) await other?.app.close();
+    await app?.close();
+  });
+
+  return {
+    get app() {
+      return started(app, 'app');
+    },
+    get other() {
+      return started(other, 'other');
+    },
+    get url() {
+      return started(url, 'url');
+    },
+    get otherUrl() {
+      return started(otherUrl, 'otherUrl');
+    },
+    async connect(person, at) {
+      const origin = started(app, 'app').config.publicUrl;
+      const socket = await connectChat(
+        at ?? started(url, 'url'),
+        person.client.cookieHeader(),
+        origin,
+      );
+      open.push(socket);
+      return socket;
+    },
+    async join(socket, roomName, { after } = {}) {
+      // A successful join always sends both, history first, before its acknowledgement.
+      const history = nextEvent(socket, 'room_history');
+      const metadata = nextEvent(socket, 'room_metadata');
+      // A refused join must fail the test once, not also leave two rejections unhandled.
+      void Promise.allSettled([history, metadata]);
+      expect(
+        await emitAck(socket, 'join_room', after ? { roomName, after } : { roomName }),
+      ).toEqual({
+        ok: true,
+      });
+      const [messages, info] = await history;
+      return { history: messages, info, metadata: (await metadata)[0] };
+    },
+  };
 }
