@@ -81,7 +81,9 @@ export async function chatter(
   const username = `${firstName}${oneWord ? '' : ' '}${stamp}`;
   await page.getByLabel('Username', { exact: true }).fill(username);
   await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { name: 'Available Chat Rooms' })).toBeVisible();
+  // Saved once the page says so: the room list's heading shows before, and a room created then
+  // is refused ("Please enter both a username and room name").
+  await expect(page.getByText('You chat as')).toContainText(username);
   return { page, username };
 }
 
@@ -96,6 +98,13 @@ export async function openNewRoom(page: Page, room: string): Promise<void> {
   await page.getByRole('button', { name: 'Create New Room' }).click();
   await page.getByLabel('Room name').fill(room);
   await page.getByRole('button', { name: 'Create Room' }).click();
+  // Listed once the server has made it: opening it before would find no such room.
+  await expect(
+    page
+      .getByRole('listitem')
+      .filter({ hasText: room })
+      .getByRole('button', { name: `Join ${room}` }),
+  ).toBeVisible();
   await openRoom(page, room);
 }
 
