@@ -142,3 +142,14 @@ export function renderChatScreen(
   );
   return { client, router };
 }
+
+/** A room of the list as the server presents it, created by Grace, one person in it. */
+export const testRoom = (roomName: string): RoomSummary => ({
+  roomName,
+  description: '',
+  creator: 'Grace',
+  creatorId: 'user-2',
+  createdAt: '2026-03-02T10:15:00.000Z',
+  memberCount: 1,
+  abuseDetected: false,
+});

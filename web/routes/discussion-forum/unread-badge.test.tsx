@@ -1,20 +1,11 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { RoomSummary, RoomUnread } from '#contract/socket/chat.ts';
+import type { RoomUnread } from '#contract/socket/chat.ts';
+import { testRoom as room } from '../../test/fake-chat-socket.tsx';
 import { RoomList } from './room-list.tsx';
 import { unreadLabel } from './unread-badge.tsx';
 
 /* The room list's unread counts and mention marker (decision 042), in words. */
-
-const room = (roomName: string): RoomSummary => ({
-  roomName,
-  description: '',
-  creator: 'Grace',
-  creatorId: 'user-2',
-  createdAt: '2026-03-02T10:15:00.000Z',
-  memberCount: 1,
-  abuseDetected: false,
-});
 
 describe('unread in the room list', () => {
   it('shows each visited room’s count and a mention, and nothing for a room all read', () => {

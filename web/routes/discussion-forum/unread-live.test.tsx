@@ -1,9 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '#contract/routes.ts';
-import type { Ack, RoomSummary, RoomUnread } from '#contract/socket/chat.ts';
+import type { Ack, RoomUnread } from '#contract/socket/chat.ts';
 import { testUser } from '../../test/api-mock.tsx';
-import { fakeChat, renderChatScreen } from '../../test/fake-chat-socket.tsx';
+import { fakeChat, renderChatScreen, testRoom as room } from '../../test/fake-chat-socket.tsx';
 import { DiscussionForumPage } from './discussion-forum-page.tsx';
 
 vi.mock(
@@ -16,16 +16,6 @@ vi.mock(
  * naming a room this person has visited asks `unread_counts` again; one naming only rooms never
  * visited asks nothing.
  */
-
-const room = (roomName: string): RoomSummary => ({
-  roomName,
-  description: '',
-  creator: 'Grace',
-  creatorId: 'user-2',
-  createdAt: '2026-03-02T10:15:00.000Z',
-  memberCount: 1,
-  abuseDetected: false,
-});
 
 /** The `unread_counts` asked so far, each with its acknowledgement. */
 const asks = () =>
