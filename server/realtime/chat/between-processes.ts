@@ -18,6 +18,18 @@ export interface RoomEntries<Entry> {
   entries: Entry[];
 }
 
+/** Adds `entry` to the room's entries in `outbox`, opening them with `roomName` if new. */
+export function addRoomEntry<Entry>(
+  outbox: Map<string, RoomEntries<Entry>>,
+  roomId: string,
+  roomName: string,
+  entry: Entry,
+): void {
+  const room = outbox.get(roomId);
+  if (room) room.entries.push(entry);
+  else outbox.set(roomId, { name: roomName, entries: [entry] });
+}
+
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /**

@@ -12,7 +12,7 @@ import { createReactionWriter, reactionsOf } from '../../chat/threads.ts';
 import type { Database } from '../../db/schema.ts';
 import { heardFromOtherProcesses } from '../adapter.ts';
 import { userRoom } from '../index.ts';
-import { readRoomNews, sendRoomNews, type RoomEntries } from './between-processes.ts';
+import { addRoomEntry, readRoomNews, sendRoomNews, type RoomEntries } from './between-processes.ts';
 import { channel, type ChatServer } from './context.ts';
 import { createKeyedThrottle } from './throttle.ts';
 
@@ -172,13 +172,9 @@ export function createReactionFanOut({
         io.local.to(userRoom(change.by)).except(fromSocketId).emit('reactions_changed', change);
       }
       mark(roomId, change.roomName, change.messageId);
-      let room = outbox.get(roomId);
-      if (!room) {
-        room = { name: change.roomName, entries: [] };
-        outbox.set(roomId, room);
-      }
       const emoji = REACTION_EMOJI.indexOf(change.emoji);
-      room.entries.push([change.by, change.messageId, emoji, change.added ? 1 : 0]);
+      const entry: ToggleEntry = [change.by, change.messageId, emoji, change.added ? 1 : 0];
+      addRoomEntry(outbox, roomId, change.roomName, entry);
       publish.touch('toggles');
     },
     /** Stops the timers (a clean shutdown). */

@@ -8,7 +8,7 @@ import {
 } from '#contract/socket/chat.ts';
 import type { PostingBans } from '../../chat/posting-bans.ts';
 import { heardFromOtherProcesses } from '../adapter.ts';
-import { readRoomNews, sendRoomNews, type RoomEntries } from './between-processes.ts';
+import { addRoomEntry, readRoomNews, sendRoomNews, type RoomEntries } from './between-processes.ts';
 import { channel, joinedRoom, type ChatConnection, type ChatServer } from './context.ts';
 import { parsePayload } from './payload.ts';
 import { createKeyedThrottle } from './throttle.ts';
@@ -145,12 +145,8 @@ export function createTyping({
 
   const share = (change: TypingChange) => {
     apply(change);
-    let room = outbox.get(change.roomId);
-    if (!room) {
-      room = { name: change.roomName, entries: [] };
-      outbox.set(change.roomId, room);
-    }
-    room.entries.push([change.userId, change.name, change.typing ? 1 : 0]);
+    const entry: TypingEntry = [change.userId, change.name, change.typing ? 1 : 0];
+    addRoomEntry(outbox, change.roomId, change.roomName, entry);
     publish.touch('changes');
   };
 
