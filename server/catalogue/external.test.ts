@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchResponseSchema } from '#contract/http/catalogue.ts';
@@ -170,6 +172,26 @@ describe('outside book sources', () => {
     expect(hits.filter((hit) => hit.includes('q=failing'))).toHaveLength(1);
     expect((await search.search('failing')).notes).toEqual([note]);
     expect(hits.filter((hit) => hit.includes('q=failing'))).toHaveLength(2);
+  });
+
+  it('cuts a slow source off at 3 seconds even when memory is collected meanwhile', async () => {
+    // A loaded machine collects garbage during the wait. Node 20 could collect a time-out signal
+    // inside AbortSignal.any() then, and the slow source's empty answer came back with no note.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const search = createExternalSearch(
+      testConfig({ OPEN_LIBRARY_URL: `${base}/slow/search.json` }),
+      pino({ level: 'silent' }),
+    );
+    const collecting = setInterval(gc, 200);
+    try {
+      const answer = await search.search('collected');
+      expect(answer.notes).toEqual([
+        'External source unavailable: Open Library. Showing the library’s own results.',
+      ]);
+    } finally {
+      clearInterval(collecting);
+    }
   });
 
   it('answers within about 3 seconds with a quiet note when a source is slow or broken', async () => {

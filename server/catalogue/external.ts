@@ -147,13 +147,25 @@ export function createExternalSearch(config: Config, logger: FastifyBaseLogger) 
     max: CACHE_SIZE,
     ttl: CACHE_TTL_MS,
     fetchMethod: async (_key, _stale, { signal, context }) => {
-      const response = await fetch(context.source.url(context.q), {
-        // The cache aborts a request whose entry it drops; the time-out bounds every request.
-        signal: AbortSignal.any([signal, AbortSignal.timeout(EXTERNAL_TIMEOUT_MS)]),
-        headers: { accept: 'application/json' },
-      });
-      if (!response.ok) throw new Error(`answered ${response.status}`);
-      return context.source.parse(await response.json());
+      // The time-out bounds every request, its body included. It is a timer of our own, not
+      // AbortSignal.timeout(): inside AbortSignal.any() Node 20 may garbage-collect that signal
+      // before it fires (nodejs/node#57736), and a slow source then held the search for as long
+      // as it liked. The cache's own signal aborts a request whose entry it drops.
+      const timeout = new AbortController();
+      const timer = setTimeout(
+        () => timeout.abort(new DOMException('The source took too long', 'TimeoutError')),
+        EXTERNAL_TIMEOUT_MS,
+      );
+      try {
+        const response = await fetch(context.source.url(context.q), {
+          signal: AbortSignal.any([signal, timeout.signal]),
+          headers: { accept: 'application/json' },
+        });
+        if (!response.ok) throw new Error(`answered ${response.status}`);
+        return context.source.parse(await response.json());
+      } finally {
+        clearTimeout(timer);
+      }
     },
   });
 
