@@ -267,6 +267,13 @@ export function createSendIds(makeId: () => string = newClientId) {
 export function useRoom(roomName: string, userId = '') {
   const [state, dispatch] = useReducer(roomReducer, INITIAL_ROOM_STATE);
   const [sendIds] = useState(createSendIds);
+  /**
+   * A join on its way. A message sent before the server has put this socket in the room would be
+   * refused ("Join the room before…"): a person who types at once, or right after a reconnect,
+   * has their send wait for the join instead. The room's history comes once the socket is in the
+   * room, so it ends the wait as the answer does.
+   */
+  const joining = useRef<Promise<Ack> | null>(null);
   const latest = useRef(state);
   useEffect(() => {
     latest.current = state;
@@ -281,12 +288,16 @@ export function useRoom(roomName: string, userId = '') {
     const join = () => {
       const after = latest.current.messages.at(-1)?.id;
       resuming = after !== undefined;
-      void chatRequest('join_room', after ? { roomName, after } : { roomName }).then((ack) =>
-        dispatch(ack.ok ? { type: 'joined' } : { type: 'joinFailed', message: ack.message }),
-      );
+      const request = chatRequest('join_room', after ? { roomName, after } : { roomName });
+      joining.current = request;
+      void request.then((ack) => {
+        if (joining.current === request) joining.current = null;
+        dispatch(ack.ok ? { type: 'joined' } : { type: 'joinFailed', message: ack.message });
+      });
     };
     const onHistory = (messages: ChatMessage[], info?: RoomHistoryInfo) => {
       if (info && !sameRoom(info.roomName, roomName)) return;
+      joining.current = null;
       const replace = info?.replace === true;
       dispatch({
         type: 'history',
@@ -372,6 +383,8 @@ export function useRoom(roomName: string, userId = '') {
    */
   const send = useCallback(
     async (message: string, sender: string, replyTo?: string): Promise<Ack> => {
+      // Whatever the join answers: a refused join's room refuses the message with its reason.
+      if (joining.current) await joining.current;
       const clientId = sendIds.idFor(message);
       const ack = await chatRequest('send_message', {
         room: roomName,

@@ -133,6 +133,22 @@ describe('chat room', () => {
     });
   });
 
+  it('holds a message typed before the join is answered until it is, then sends it', async () => {
+    // The server refuses a message from a socket not yet in the room: a quick typist waits.
+    let answerJoin: (ack: { ok: true }) => void = () => {};
+    fakeChat.answers.join_room = () => new Promise((resolve) => (answerJoin = resolve));
+    open();
+    fireEvent.change(input(), { target: { value: 'First!' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fakeChat.requestsOf('send_message')).toHaveLength(0);
+    answerJoin({ ok: true });
+    await waitFor(() => expect(input().value).toBe(''));
+    expect(fakeChat.requestsOf('send_message')).toEqual([
+      { room: ROOM, message: 'First!', sender: 'Ada', clientId: expect.any(String) },
+    ]);
+  });
+
   it('sends a retry of an unacknowledged message with its client id, and a new message with a new one', async () => {
     openJoined();
     // No answer: the message may have been stored all the same.
