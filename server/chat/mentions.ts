@@ -144,23 +144,25 @@ export async function recordMentions(
 /**
  * After an edit: makes `mentions` (resolved from the new text) the message's only ones, and gives
  * a `mention` notice only to those the edit newly mentions and who are not in the room now, as a
- * send does; someone mentioned before is not told again. Answers who got a notice. Two statements
- * (and the presence look-up only when someone is new).
+ * send does; someone mentioned before is not told again. Answers who got a notice, and whether
+ * anyone's mention came or went (their room list's marker may change). Two statements (and the
+ * presence look-up only when someone is new).
  */
 export async function replaceMentions(
   db: Kysely<Database>,
   message: MentioningMessage,
   mentions: readonly Mention[],
   now: Date,
-): Promise<string[]> {
+): Promise<{ noticed: string[]; changed: boolean }> {
   const ids = mentions.map((mention) => mention.userId);
   return db.transaction().execute(async (trx) => {
     let gone = trx
       .deleteFrom('chat_mentions')
       .where('message_id', '=', sql<string>`${message.id}::bigint`);
     if (ids.length > 0) gone = gone.where('user_id', 'not in', ids);
-    await gone.execute();
-    if (mentions.length === 0) return [];
+    const { numDeletedRows } = await gone.executeTakeFirst();
+    const removed = numDeletedRows > 0n;
+    if (mentions.length === 0) return { noticed: [], changed: removed };
     const added = await trx
       .insertInto('chat_mentions')
       .values(mentionRows(message, mentions))
@@ -170,7 +172,10 @@ export async function replaceMentions(
       .returning(['user_id', sql<boolean>`xmax = 0`.as('inserted')])
       .execute();
     const fresh = added.filter((row) => row.inserted).map((row) => row.user_id);
-    return noticeAbsent(trx, message, fresh, now);
+    return {
+      noticed: await noticeAbsent(trx, message, fresh, now),
+      changed: removed || fresh.length > 0,
+    };
   });
 }
 

@@ -92,6 +92,54 @@ describe.each(testDatabaseKinds())('live room list counts on %s', (kind) => {
     expect(cyHeard).toEqual([]);
   });
 
+  it('tells the room list when an edit adds a mention or a deletion takes one away', async () => {
+    const ada = await signedInPerson(chat.app, 'student', { firstName: 'Ada' });
+    const bo = await signedInPerson(chat.app, 'student', { firstName: 'Bo' });
+    const boName = `Bo${rooms}${kind === 'postgres' ? 'p' : 'g'}edit`;
+    await chat.app.database.db
+      .updateTable('users')
+      .set({ chat_username: boName })
+      .where('id', '=', bo.id)
+      .execute();
+    const adaSocket = await connect(ada);
+    const roomName = await newRoom(adaSocket);
+    await join(adaSocket, roomName);
+    const boSocket = await connect(bo, chat.otherUrl);
+    await join(boSocket, roomName);
+    expect(await emitAck(boSocket, 'leave_room')).toEqual({ ok: true });
+    const sent = await emitAck(adaSocket, 'send_message', { room: roomName, message: 'Plain' });
+    const messageId = (sent as { id: string }).id;
+    expect((await emitAck(boSocket, 'unread_counts')).ok).toBe(true);
+    // The send's own rooms_active has gone out before Bo listens.
+    await sleep(ROOM_ACTIVITY_MS + 300);
+    const heard = recordActive(boSocket);
+    const marker = async () => {
+      const counts = await emitAck(boSocket, 'unread_counts');
+      return counts.ok && counts.unread;
+    };
+
+    // The edit mentions Bo: his list hears of the room, and its marker is on.
+    const edit = { roomName, messageId, text: `Plain, @${boName}` };
+    expect(await emitAck(adaSocket, 'edit_message', edit)).toEqual({ ok: true, id: messageId });
+    await until(() => heard.length === 1, ROOM_ACTIVITY_MS + 1_000, 'the edit is told');
+    expect(heard[0]!.roomNames).toEqual([roomName]);
+    expect(await marker()).toEqual([{ roomName, unread: 1, mentioned: true }]);
+
+    // An edit that leaves the mention as it was changes nothing on the list: nothing is told.
+    const again = { ...edit, text: `Plainly, @${boName}` };
+    expect(await emitAck(adaSocket, 'edit_message', again)).toEqual({ ok: true, id: messageId });
+    await sleep(ROOM_ACTIVITY_MS + 300);
+    expect(heard).toHaveLength(1);
+
+    // Deleted, the message mentions nobody: told again, and the marker is off.
+    expect(await emitAck(adaSocket, 'delete_message', { roomName, messageId })).toEqual({
+      ok: true,
+      id: messageId,
+    });
+    await until(() => heard.length === 2, ROOM_ACTIVITY_MS + 1_000, 'the deletion is told');
+    expect(await marker()).toEqual([{ roomName, unread: 1, mentioned: false }]);
+  });
+
   it('tells a burst of 50 messages once per window', async () => {
     const watcher = await signedInPerson(chat.app, 'student', { firstName: 'Wren' });
     const senders = await Promise.all(

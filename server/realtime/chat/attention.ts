@@ -40,11 +40,12 @@ export async function attachMentions(
  * After the broadcast: stores the mentions and gives a notice to each person mentioned who is
  * not in the room now, whose bells (on any process, through the adapter) are told at once. After
  * an edit (`edited`), the message's mentions become those of its new text (resolved by
- * `attachMentions`, as for a send) and only the people it newly mentions get a notice. A failure
+ * `attachMentions`, as for a send) and only the people it newly mentions get a notice; when that
+ * adds or takes away a mention, the room lists hear the room was active. A failure
  * here is logged: the message is stored and delivered already.
  */
 export async function notifyMentioned(
-  context: Pick<ChatContext, 'db' | 'io' | 'log' | 'now'>,
+  context: Pick<ChatContext, 'db' | 'io' | 'log' | 'now' | 'roomActivity'>,
   room: { id: string; name: string },
   row: MessageRow,
   mentions: readonly Mention[],
@@ -59,8 +60,13 @@ export async function notifyMentioned(
     content: row.content,
   };
   try {
-    const store = edited ? replaceMentions : recordMentions;
-    const noticed = await store(context.db, message, mentions, context.now());
+    let noticed: string[];
+    if (edited) {
+      const replaced = await replaceMentions(context.db, message, mentions, context.now());
+      noticed = replaced.noticed;
+      // A mention came or went: the room lists' markers of the room follow within seconds.
+      if (replaced.changed) context.roomActivity.changed(room);
+    } else noticed = await recordMentions(context.db, message, mentions, context.now());
     if (noticed.length > 0) await announceUnread(context.io, context.db, noticed);
   } catch (error) {
     context.log.warn({ err: error, messageId: row.id }, 'could not record a message’s mentions');

@@ -136,7 +136,7 @@ export function messageEvents(context: ChatContext, { socket, user, on }: ChatCo
     const mentions = await attachMentions(context, joined, row);
     io.to(channel(joined.id)).emit('receive_message', presentMessage(row, joined.name));
     // The room list's counts follow within seconds: one event per window, not per message (042).
-    context.roomActivity.stored(joined);
+    context.roomActivity.changed(joined);
     await notifyMentioned(context, joined, row, mentions);
     return { ok: true, id: row.id };
   });

@@ -37,13 +37,13 @@ describe('room activity', () => {
   it('tells a lone message at once and a burst once per window', () => {
     const { io, sent } = fakeIo();
     const activity = createRoomActivity({ io, log });
-    activity.stored({ id: '1', name: 'Physics' });
+    activity.changed({ id: '1', name: 'Physics' });
     vi.advanceTimersByTime(150);
     expect(sent).toEqual([{ to: ROOM_LIST_WATCHERS, payload: { roomNames: ['Physics'] } }]);
 
     // 200 messages in two rooms within the next window: one event, each room once.
     for (let i = 0; i < 200; i++)
-      activity.stored(i % 2 ? { id: '1', name: 'Physics' } : { id: '2', name: 'Algebra' });
+      activity.changed(i % 2 ? { id: '1', name: 'Physics' } : { id: '2', name: 'Algebra' });
     // Not before a window has passed since the first event (at 100 ms).
     vi.advanceTimersByTime(ROOM_ACTIVITY_MS - 200);
     expect(sent).toHaveLength(1);
@@ -61,7 +61,7 @@ describe('room activity', () => {
     const { io, sent } = fakeIo();
     const activity = createRoomActivity({ io, log });
     const total = ROOMS_ACTIVE_MAX + 5;
-    for (let i = 0; i < total; i++) activity.stored({ id: String(i), name: `Room ${i}` });
+    for (let i = 0; i < total; i++) activity.changed({ id: String(i), name: `Room ${i}` });
     vi.advanceTimersByTime(150);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.payload.roomNames).toHaveLength(ROOMS_ACTIVE_MAX);
@@ -83,7 +83,7 @@ describe('room activity', () => {
   it('sends nothing after close', () => {
     const { io, sent } = fakeIo();
     const activity = createRoomActivity({ io, log });
-    activity.stored({ id: '1', name: 'Physics' });
+    activity.changed({ id: '1', name: 'Physics' });
     activity.close();
     vi.advanceTimersByTime(10 * ROOM_ACTIVITY_MS);
     expect(sent).toEqual([]);

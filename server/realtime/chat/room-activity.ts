@@ -55,8 +55,11 @@ export function createRoomActivity({
     },
   });
   return {
-    /** A message was stored in `room` on this process. */
-    stored(room: { id: string; name: string }) {
+    /**
+     * A message was stored in `room` on this process, or an edit or deletion added or took away a
+     * mention (what the room list shows changed).
+     */
+    changed(room: { id: string; name: string }) {
       active.set(room.id, room.name);
       throttle.touch('rooms');
     },
