@@ -144,7 +144,7 @@ export function renderChatScreen(
 }
 
 /** A room of the list as the server presents it, created by Grace, one person in it. */
-export const testRoom = (roomName: string): RoomSummary => ({
+export const testRoom = (roomName: string, overrides: Partial<RoomSummary> = {}): RoomSummary => ({
   roomName,
   description: '',
   creator: 'Grace',
@@ -152,4 +152,5 @@ export const testRoom = (roomName: string): RoomSummary => ({
   createdAt: '2026-03-02T10:15:00.000Z',
   memberCount: 1,
   abuseDetected: false,
+  ...overrides,
 });

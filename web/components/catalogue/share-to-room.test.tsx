@@ -1,9 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ROUTES } from '#contract/routes.ts';
-import type { RoomSummary } from '#contract/socket/chat.ts';
 import { mockApi, testUser } from '../../test/api-mock.tsx';
-import { fakeChat, renderChatScreen } from '../../test/fake-chat-socket.tsx';
+import { fakeChat, renderChatScreen, testRoom } from '../../test/fake-chat-socket.tsx';
 import { ItemChatActions } from './share-to-room.tsx';
 
 vi.mock(
@@ -13,15 +12,7 @@ vi.mock(
 
 const BOOK = '0b6a7e4e-2f1c-4d5e-9a1b-1c2d3e4f5a6b';
 
-const room = (roomName: string, memberCount = 2): RoomSummary => ({
-  roomName,
-  description: '',
-  creator: 'Grace',
-  creatorId: 'user-2',
-  createdAt: '2026-03-02T10:15:00.000Z',
-  memberCount,
-  abuseDetected: false,
-});
+const room = (roomName: string, memberCount = 2) => testRoom(roomName, { memberCount });
 
 function open(type: 'book' | 'course' = 'book') {
   return renderChatScreen(
