@@ -224,6 +224,10 @@ interface Target {
   pids(): number[];
   /** The database server's processes, when it has its own (PostgreSQL). */
   databasePids(): number[];
+  /** Starts a window of the servers' own event-loop delay (chat servers only). */
+  resetLoopDelay?(): void;
+  /** The highest p99 of the servers' event-loop delay in the window, ms. */
+  loopDelayP99?(): Promise<number>;
   prepareRooms(names: string[]): Promise<void>;
   connect(index: number, room: string): Promise<BenchClient>;
   stop(): Promise<void>;
@@ -336,6 +340,13 @@ function chatTarget(
     minGapMs: CHAT_MIN_GAP_MS,
     pids: () => servers.map((server) => server.child.pid!),
     databasePids: () => (databasePort ? postgresPids(databasePort) : []),
+    resetLoopDelay() {
+      for (const server of servers) server.resetLoopDelay();
+    },
+    async loopDelayP99() {
+      const delays = await Promise.all(servers.map((server) => server.loopDelay()));
+      return Math.max(...delays.map((delay) => delay.p99));
+    },
     async prepareRooms(names) {
       await createRooms(urlOf(0), cookies, names);
     },
@@ -389,7 +400,10 @@ function chatTarget(
 
 /** The chat server as `npm start` runs it; each registration from its own forwarded address. */
 const startChatServer = (env: Record<string, string>) =>
-  startAppServer({ DEMO_DATA: 'false', TRUST_PROXY: 'true', ...env }, { profileDir });
+  startAppServer(
+    { DEMO_DATA: 'false', TRUST_PROXY: 'true', ...env },
+    { profileDir, loopDelay: true },
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Runs
@@ -411,6 +425,8 @@ interface PhaseResult {
    * 500 clients' side (parsing frames, timers) adds to what is measured, not the server's.
    */
   benchLagP99: number;
+  /** The same of the chat servers' own loops (the highest of them); undefined for bare ws. */
+  serverLagP99: number | undefined;
   frameBytes: number;
   refused: number;
   lost: number;
@@ -482,10 +498,12 @@ async function phase(
   const benchBefore = process.cpuUsage();
   const benchLag = monitorEventLoopDelay({ resolution: 5 });
   benchLag.enable();
+  target.resetLoopDelay?.();
   stats.windowStart = performance.now();
   stats.windowEnd = stats.windowStart + WINDOW_MS;
   await sleep(WINDOW_MS);
   benchLag.disable();
+  const serverLagP99 = await target.loopDelayP99?.();
   const serverMs = cpuSpent(serverBefore, processCpuMs(target.pids()));
   const databaseMs = cpuSpent(databaseBefore, processCpuMs(databasePids));
   const bench = process.cpuUsage(benchBefore);
@@ -515,6 +533,7 @@ async function phase(
     databaseCpu: databaseMs / WINDOW_MS,
     benchCpu: (bench.user + bench.system) / 1000 / WINDOW_MS,
     benchLagP99: benchLag.percentile(99) / 1e6,
+    serverLagP99,
     frameBytes: stats.windowDelivered ? stats.windowBytes / stats.windowDelivered : NaN,
     refused: stats.refused,
     lost,
@@ -631,7 +650,7 @@ function startSideLoad(clients: BenchClient[], reactions: boolean): () => void {
 }
 
 const HEADER =
-  'scenario       | server                 | load                | offered/s | delivered/s | p50 ms | p99 ms | vs ws | server CPU | db CPU | per CPU-s | vs ws/CPU | bench CPU | bench lag | frame B | refused | lost';
+  'scenario       | server                 | load                | offered/s | delivered/s | p50 ms | p99 ms | vs ws | server CPU | db CPU | per CPU-s | vs ws/CPU | bench CPU | bench lag | server lag | frame B | refused | lost';
 
 /** Deliveries per second of server CPU: capacity, less sensitive to other work on the machine. */
 const perCpu = (row: PhaseResult) => row.delivered / (row.serverCpu + row.databaseCpu);
@@ -660,6 +679,7 @@ function printRow(row: PhaseResult) {
       cpuRatio.padStart(9),
       `${format(row.benchCpu * 100)} %`.padStart(9),
       `${format(row.benchLagP99, 1)} ms`.padStart(9),
+      (row.serverLagP99 === undefined ? '' : `${format(row.serverLagP99, 1)} ms`).padStart(10),
       format(row.frameBytes).padStart(7),
       String(row.refused).padStart(7),
       String(row.lost).padStart(4),
@@ -791,10 +811,14 @@ for (const scenario of SCENARIOS) {
         busy.length > 1
           ? `; rounds: ${busy.map((row, index) => format(row.p99 / (quiet[index] ?? quiet[0]!).p99, 2)).join(', ')}`
           : '';
+      // The server's own loop beside it: a side load that lengthens its turns shows here too.
+      const lag = (rows: readonly PhaseResult[]) =>
+        median(rows.map((row) => row.serverLagP99 ?? Number.NaN));
       console.log(
         `  ${scenario.label}, ${server}: message p99 ${format(busyP99, 1)} ms with every member ${what} once a second, ` +
           `${format(quietP99, 1)} ms without${busy.length > 1 ? ` (medians of ${busy.length} rounds)` : ''}: × ${format(factor, 2)} (target ≤ ${SIDE_P99_FACTOR}: ${factor <= SIDE_P99_FACTOR ? 'met' : 'missed'})` +
           rounds +
+          `; server loop delay p99 ${format(lag(busy), 1)} ms with, ${format(lag(quiet), 1)} ms without` +
           (lost > 0 || refused > 0 ? `; ${lost} lost, ${refused} refused` : ''),
       );
     }

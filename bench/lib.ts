@@ -325,6 +325,12 @@ export interface ServerProcess {
    */
   statements(): Promise<number>;
   /**
+   * The p99 and the longest of its event-loop delay since the last `resetLoopDelay()`, ms; only
+   * when started with `loopDelay` (otherwise it rejects).
+   */
+  loopDelay(): Promise<{ p99: number; max: number }>;
+  resetLoopDelay(): void;
+  /**
    * The verification link the server mailed to `email` (`watchVerificationLinks`); it logs the
    * links only at `info` and without SMTP_URL, as `startAppServer` runs it.
    */
@@ -337,11 +343,12 @@ export interface ServerProcess {
  * `env` adds to or overrides that (DATA_DIR, DATABASE_URL, …). `profileDir` adds `--cpu-prof`
  * (not allowed in NODE_OPTIONS), writing the profile there when the process exits.
  * `countStatements` preloads `./count-statements.ts`, which counts the statements the server
- * sends to its database, and opens an IPC channel to ask it (`statements()`).
+ * sends to its database, and opens an IPC channel to ask it (`statements()`); `loopDelay`
+ * preloads `./loop-delay.ts` likewise (`loopDelay()`).
  */
 export async function startAppServer(
   env: Record<string, string>,
-  options: { profileDir?: string | undefined; countStatements?: boolean } = {},
+  options: { profileDir?: string | undefined; countStatements?: boolean; loopDelay?: boolean } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -350,7 +357,11 @@ export async function startAppServer(
   const counting = options.countStatements
     ? ['--import', path.join(import.meta.dirname, 'count-statements.ts')]
     : [];
-  const args = [...profile, '--import', 'tsx', ...counting, 'server/index.ts'];
+  const watching = options.loopDelay
+    ? ['--import', path.join(import.meta.dirname, 'loop-delay.ts')]
+    : [];
+  const ipc = options.countStatements || options.loopDelay;
+  const args = [...profile, '--import', 'tsx', ...counting, ...watching, 'server/index.ts'];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
@@ -368,7 +379,7 @@ export async function startAppServer(
         : {}),
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe', ...(options.countStatements ? ['ipc' as const] : [])],
+    stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc' as const] : [])],
   });
   const verificationLink = watchVerificationLinks(child.stdout!);
   let tail = '';
@@ -390,16 +401,49 @@ export async function startAppServer(
   child.stderr?.on('data', (chunk: Buffer) => {
     if (/error/i.test(chunk.toString())) process.stderr.write(chunk);
   });
-  const statements = () =>
-    new Promise<number>((resolve, reject) => {
+  /** Sends `request` over the IPC channel; resolves with the first answer that has `key`. */
+  const ask = <Answer>(request: string, key: string, refusal: string) =>
+    new Promise<Answer>((resolve, reject) => {
       if (!child.connected) {
-        reject(new Error('this server does not count its statements'));
+        reject(new Error(refusal));
         return;
       }
-      child.once('message', (message) => resolve((message as { statements: number }).statements));
-      child.send('statements');
+      const onMessage = (message: unknown) => {
+        if (typeof message !== 'object' || message === null || !(key in message)) return;
+        child.off('message', onMessage);
+        resolve(message as Answer);
+      };
+      child.on('message', onMessage);
+      child.send(request);
     });
-  return { url, child, statements, verificationLink, stop: () => stopChild(child) };
+  const statements = async () =>
+    (
+      await ask<{ statements: number }>(
+        'statements',
+        'statements',
+        'this server does not count its statements',
+      )
+    ).statements;
+  const loopDelay = async () => {
+    const answer = await ask<{ loopDelayP99: number; loopDelayMax: number }>(
+      'loop-delay',
+      'loopDelayP99',
+      'this server does not watch its event loop',
+    );
+    return { p99: answer.loopDelayP99, max: answer.loopDelayMax };
+  };
+  const resetLoopDelay = () => {
+    if (child.connected) child.send('loop-delay:reset');
+  };
+  return {
+    url,
+    child,
+    statements,
+    loopDelay,
+    resetLoopDelay,
+    verificationLink,
+    stop: () => stopChild(child),
+  };
 }
 
 /** A number as the benches' tables print it: thousands separated, `digits` decimals, '–' if none. */
