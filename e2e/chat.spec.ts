@@ -2,40 +2,18 @@ import type { Browser, Page } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
 import { CHAT_TEXT } from '#contract/socket/chat.ts';
 import { newPerson, registerViaApi, signInThroughForm } from './accounts.ts';
-import { expect, expectNoAxeViolations, test, expectNoSidewaysScroll } from './fixtures.ts';
+import {
+  chatter as newChatter,
+  expect,
+  expectNoAxeViolations,
+  expectNoSidewaysScroll,
+  openNewRoom,
+  test,
+} from './fixtures.ts';
 
-/**
- * A new student, signed in in a browser context of their own, with a chat username chosen: their
- * first name and a mark of their own.
- */
-async function chatter(browser: Browser, baseURL: string, firstName: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  await registerViaApi(page.request, baseURL, newPerson({ firstName }));
-  await page.goto('/userprofile/discussion-forum');
-  await expect(page.getByRole('heading', { name: 'Choose a username' })).toBeVisible();
-  await expect(page.getByLabel('Username', { exact: true })).toHaveValue(firstName);
-  // Usernames are unique, and specs meet many an Ada: the first name, then a mark of this one.
-  const username = `${firstName} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByText('You chat as')).toContainText(username);
-  await expect(page.getByRole('heading', { name: 'Available Chat Rooms' })).toBeVisible();
-  return page;
-}
-
-/** Creates a room from the forum and opens it. */
-async function openNewRoom(page: Page, room: string): Promise<void> {
-  await page.getByRole('button', { name: 'Create New Room' }).click();
-  await page.getByLabel('Room name').fill(room);
-  await page.getByRole('button', { name: 'Create Room' }).click();
-  await page
-    .getByRole('listitem')
-    .filter({ hasText: room })
-    .getByRole('button', { name: `Join ${room}` })
-    .click();
-  await expect(page.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
-}
+/** A new student on the forum's room list, with a username chosen (`fixtures.ts`). */
+const chatter = async (browser: Browser, baseURL: string, firstName: string): Promise<Page> =>
+  (await newChatter(browser, baseURL, firstName)).page;
 
 /**
  * Fills `room` with `count` messages ('Message 1' first), sent over Socket.IO by as many new

@@ -75,6 +75,9 @@ export async function chatter(
   const page = await context.newPage();
   await registerViaApi(page.request, baseURL, newPerson({ firstName }));
   await page.goto('/userprofile/discussion-forum');
+  // The forum asks for a username first, offering the person's first name.
+  await expect(page.getByRole('heading', { name: 'Choose a username' })).toBeVisible();
+  await expect(page.getByLabel('Username', { exact: true })).toHaveValue(firstName);
   // Digits only: letters drawn at random can spell a word the moderation matcher refuses once
   // the name is typed into a message (an `@mention`).
   const stamp = `${String(Date.now()).slice(-9)}${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
@@ -93,19 +96,18 @@ export async function openRoom(page: Page, room: string): Promise<void> {
   await expect(page.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
 }
 
-/** Creates `room` from the forum's room list `page` is on, and opens it. */
+/** Creates `room` from the forum's room list `page` is on, and opens it with its Join button. */
 export async function openNewRoom(page: Page, room: string): Promise<void> {
   await page.getByRole('button', { name: 'Create New Room' }).click();
   await page.getByLabel('Room name').fill(room);
   await page.getByRole('button', { name: 'Create Room' }).click();
   // Listed once the server has made it: opening it before would find no such room.
-  await expect(
-    page
-      .getByRole('listitem')
-      .filter({ hasText: room })
-      .getByRole('button', { name: `Join ${room}` }),
-  ).toBeVisible();
-  await openRoom(page, room);
+  await page
+    .getByRole('listitem')
+    .filter({ hasText: room })
+    .getByRole('button', { name: `Join ${room}` })
+    .click();
+  await expect(page.getByRole('heading', { name: `Chat Room: ${room}` })).toBeVisible();
 }
 
 /**
