@@ -271,6 +271,13 @@ export interface ToggleAnswer {
 export const REACTION_BATCH_GAP_MS = 150;
 
 /**
+ * How many of a batch's toggles are answered in one turn of the event loop. Each answer resumes
+ * its handler, which acknowledges over its socket: a batch of 75 answered at once held the loop
+ * for several milliseconds, and every chat message arriving meanwhile waited.
+ */
+const ANSWERS_PER_TURN = 16;
+
+/**
  * Toggles reactions in batches: a toggle goes at once when no batch started in the last `gapMs`;
  * the toggles that arrive while one batch is written, and until `gapMs` after it started, wait and
  * go together in the next (two statements a batch: the toggles, then the reactions of their messages). So
@@ -305,12 +312,15 @@ export function createReactionWriter(
       ),
     ];
     const reactions = await reactionsOf(db, ids);
-    batch.forEach((pending, index) =>
+    for (let index = 0; index < batch.length; index++) {
+      // Messages and other events that came in meanwhile go between the slices.
+      if (index > 0 && index % ANSWERS_PER_TURN === 0) await new Promise(setImmediate);
+      const pending = batch[index]!;
       pending.resolve({
         ...answers[index]!,
         reactions: reactions.get(pending.change.messageId) ?? [],
-      }),
-    );
+      });
+    }
   };
 
   /** When the last batch started: the next one gathers until `gapMs` after it. */
