@@ -42,6 +42,16 @@ describe('passwordHasher', () => {
     expect(checks.every(Boolean)).toBe(true);
   });
 
+  it('lets an idle thread go after a while, and starts one again when needed', async () => {
+    const hasher = createPasswordHasher({ threads: 2, idleMs: 200 });
+    const hashes = await Promise.all([hasher.hash('one-pass'), hasher.hash('two-pass')]);
+    expect(hasher.threads).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(hasher.threads).toBe(0);
+    expect(await hasher.verify({ hash: hashes[0]!, password: 'one-pass' })).toBe(true);
+    expect(hasher.threads).toBe(1);
+  });
+
   it.runIf(process.platform === 'linux')('lowers the priority of its threads only', async () => {
     const hasher = createPasswordHasher({ threads: 1, nice: 7 });
     await hasher.hash('warm up');

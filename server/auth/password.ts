@@ -22,6 +22,14 @@ export const PASSWORD_THREADS = Math.max(1, Math.min(4, availableParallelism()))
 export const PASSWORD_THREAD_NICE = 10;
 
 /**
+ * A hashing thread with nothing to do for this long exits. Each keeps what its last scrypt used
+ * (about 35 MB: its 32 MiB stays in the thread's allocator) for as long as it lives, so after a
+ * burst of sign-ins the server gives that back instead of holding it beside its sockets
+ * (bench/README.md, "Memory"). A new thread starts in about 30 ms, beside a hash's 90.
+ */
+export const PASSWORD_THREAD_IDLE_MS = 10_000;
+
+/**
  * The worker's whole program, plain JavaScript so it needs no TypeScript loader. It hashes with
  * the synchronous scrypt: in a worker that blocks only the worker, and keeps libuv's pool (files,
  * DNS, WebCrypto's HMAC for cookies) free.
@@ -81,11 +89,14 @@ export interface PasswordHasher {
  * while it has a job (a script awaiting a hash still finishes; an idle server exits as before).
  */
 export function createPasswordHasher(
-  options: { threads?: number; nice?: number } = {},
-): PasswordHasher {
+  options: { threads?: number; nice?: number; idleMs?: number } = {},
+): PasswordHasher & { readonly threads: number } {
   const threads = options.threads ?? PASSWORD_THREADS;
   const nice = options.nice ?? PASSWORD_THREAD_NICE;
+  const idleMs = options.idleMs ?? PASSWORD_THREAD_IDLE_MS;
   const idle: Worker[] = [];
+  /** The exit timer of each idle worker. */
+  const idleTimers = new Map<Worker, NodeJS.Timeout>();
   const busy = new Map<Worker, Job>();
   const queue: Job[] = [];
   let started = 0;
@@ -96,8 +107,11 @@ export function createPasswordHasher(
     if (!job) {
       worker.unref();
       idle.push(worker);
+      idleTimers.set(worker, setTimeout(() => void worker.terminate(), idleMs).unref());
       return;
     }
+    clearTimeout(idleTimers.get(worker));
+    idleTimers.delete(worker);
     busy.set(worker, job);
     worker.ref();
     worker.postMessage({ id: job.id, op: job.op, password: job.password, hash: job.hash });
@@ -123,6 +137,8 @@ export function createPasswordHasher(
     // A worker that dies (out of memory, terminated) fails its job only; another replaces it.
     worker.on('exit', () => {
       started -= 1;
+      clearTimeout(idleTimers.get(worker));
+      idleTimers.delete(worker);
       const job = busy.get(worker);
       busy.delete(worker);
       const at = idle.indexOf(worker);
@@ -151,6 +167,10 @@ export function createPasswordHasher(
   return {
     hash: (password) => run<string>('hash', password),
     verify: ({ hash, password }) => run<boolean>('verify', password, hash),
+    /** How many hashing threads are running now, busy or idle. */
+    get threads() {
+      return started;
+    },
   };
 }
 
