@@ -3,6 +3,8 @@ import { ROOM_ACTIVITY_MS, type RoomsActive } from '#contract/socket/chat.ts';
 import { ROOMS_BUDGET_LIFTED } from '../test/app.ts';
 import { testDatabaseKinds } from '../test/databases.ts';
 import { signedInPerson } from '../test/factories.ts';
+
+type Person = Awaited<ReturnType<typeof signedInPerson>>;
 import { emitAck, twoProcessChat, type ChatClient } from '../test/sockets.ts';
 
 /*
@@ -46,18 +48,30 @@ describe.each(testDatabaseKinds())('live room list counts on %s', (kind) => {
     return roomName;
   };
 
+  /**
+   * `creator` makes a new room and is in it; `visitor` (on the other process) has been in it and
+   * is back on the room list.
+   */
+  const visitedRoom = async (creator: Person, visitor: Person) => {
+    const creatorSocket = await connect(creator);
+    const roomName = await newRoom(creatorSocket);
+    await join(creatorSocket, roomName);
+    const visitorSocket = await connect(visitor, chat.otherUrl);
+    await join(visitorSocket, roomName);
+    expect(await emitAck(visitorSocket, 'leave_room')).toEqual({ ok: true });
+    return { roomName, creatorSocket, visitorSocket };
+  };
+
   it('tells the watchers of the room list on the other process, and nobody else', async () => {
     const ada = await signedInPerson(chat.app, 'student', { firstName: 'Ada' });
     const bo = await signedInPerson(chat.app, 'student', { firstName: 'Bo' });
     const cy = await signedInPerson(chat.app, 'student', { firstName: 'Cy' });
-    const adaSocket = await connect(ada);
-    const roomName = await newRoom(adaSocket);
-    await join(adaSocket, roomName);
-
     // Bo visited the room and is back on the room list (on the other process): he asks his counts.
-    const boSocket = await connect(bo, chat.otherUrl);
-    await join(boSocket, roomName);
-    expect(await emitAck(boSocket, 'leave_room')).toEqual({ ok: true });
+    const {
+      roomName,
+      creatorSocket: adaSocket,
+      visitorSocket: boSocket,
+    } = await visitedRoom(ada, bo);
     const first = await emitAck(boSocket, 'unread_counts');
     expect(first.ok && first.unread).toEqual([{ roomName, unread: 0, mentioned: false }]);
     const boHeard = recordActive(boSocket);
@@ -101,12 +115,11 @@ describe.each(testDatabaseKinds())('live room list counts on %s', (kind) => {
       .set({ chat_username: boName })
       .where('id', '=', bo.id)
       .execute();
-    const adaSocket = await connect(ada);
-    const roomName = await newRoom(adaSocket);
-    await join(adaSocket, roomName);
-    const boSocket = await connect(bo, chat.otherUrl);
-    await join(boSocket, roomName);
-    expect(await emitAck(boSocket, 'leave_room')).toEqual({ ok: true });
+    const {
+      roomName,
+      creatorSocket: adaSocket,
+      visitorSocket: boSocket,
+    } = await visitedRoom(ada, bo);
     const sent = await emitAck(adaSocket, 'send_message', { room: roomName, message: 'Plain' });
     const messageId = (sent as { id: string }).id;
     expect((await emitAck(boSocket, 'unread_counts')).ok).toBe(true);
