@@ -159,8 +159,11 @@ describe.runIf(POSTGRES_BIN || CI)('two processes while PostgreSQL restarts', ()
     await sleep(AFTER_RETURN_MS);
     await conversation.stop();
     await expectEveryOneOnce(conversation.acknowledged, from);
-    // Process two listens again 1–3 s after the database is back, while process one is already
-    // storing and sending: what came in between reached the listener through the replay.
-    expect(replayed()).toBeGreaterThan(replayedBefore);
+    // Process two usually listens again 1–3 s after the database is back, while process one is
+    // already storing and sending, and what came in between reaches the listener through the
+    // replay. Not always: when process one's pool comes back after process two's LISTEN, nothing
+    // falls between them (seen once in CI, every message received once and in order). The replay
+    // must have run in one of the two outages, or these tests would prove nothing about it.
+    expect(replayed(), `replayed ${replayedBefore} before this outage`).toBeGreaterThan(0);
   }, 90_000);
 });
