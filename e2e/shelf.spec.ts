@@ -148,6 +148,9 @@ test.describe('my shelf', () => {
     await expect(first.getByRole('button', { name: /^Saved/ })).toBeVisible();
     await first.getByRole('button', { name: /^Add to list/ }).click();
     const dialog = page.getByRole('dialog');
+    // As a person would: the dialog has said what lists there are (none) before a new one is made.
+    // Until then it has a second status, "Loading your lists…", beside the one that answers.
+    await expect(dialog.getByText('You have no reading lists yet. Make one below.')).toBeVisible();
     await dialog.getByLabel('New list').fill('Course notes');
     await dialog.getByRole('button', { name: 'Create and add' }).click();
     await expect(dialog.getByRole('status')).toHaveText('Added to “Course notes”.');
