@@ -41,8 +41,8 @@ export async function attachMentions(
  * not in the room now, whose bells (on any process, through the adapter) are told at once. After
  * an edit (`edited`), the message's mentions become those of its new text (resolved by
  * `attachMentions`, as for a send) and only the people it newly mentions get a notice; when that
- * adds or takes away a mention, the room lists hear the room was active. A failure
- * here is logged: the message is stored and delivered already.
+ * adds or takes away a mention, the room lists hear the room was active. A failure here is
+ * logged: the message is stored and delivered already.
  */
 export async function notifyMentioned(
   context: Pick<ChatContext, 'db' | 'io' | 'log' | 'now' | 'roomActivity'>,
