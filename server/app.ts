@@ -93,6 +93,12 @@ export interface AppOptions {
   embedder?: Embedder;
   /** False gathers no insight counts (the bench compares searches with and without). */
   insightsRecording?: boolean;
+  /**
+   * False starts no minute sweeper (hold expiry and the jobs it queues: notices, popularity,
+   * embedding): a test that compares the database before and after its calls must see only what
+   * the calls did, however long a loaded machine makes it take.
+   */
+  sweeper?: boolean;
 }
 
 /**
@@ -107,6 +113,7 @@ export async function buildApp({
   socketBudgets,
   embedder: givenEmbedder,
   insightsRecording = true,
+  sweeper = true,
 }: AppOptions): Promise<FastifyInstance> {
   // With TEST_CLOCK=on (end-to-end tests only) a librarian can move the clock forward.
   const clock = config.testClock && !givenNow ? shiftableClock() : undefined;
@@ -269,7 +276,7 @@ export async function buildApp({
     if (access === 'identity') return requireIdentity(request, reply, context);
     return requireUser(request, reply, context, access === 'signed-in' ? [] : access);
   });
-  startSweeper(app, context);
+  if (sweeper) startSweeper(app, context);
   // The embedded database is this process's alone: `npm run user:create` leaves staff grants in
   // the data folder for it to apply (server/users/grants.ts). PostgreSQL it opens itself.
   if (database.kind === 'pglite') {

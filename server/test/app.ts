@@ -76,6 +76,11 @@ export async function createTestApp(
      * real model, which takes a thread, seconds and a couple of hundred megabytes.
      */
     embedder?: Embedder;
+    /**
+     * False for a test that compares the whole database before and after its calls: no sweeper
+     * (server/sweeper.ts) and no insight counts, the two things a timer writes while calls run.
+     */
+    background?: boolean;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
@@ -88,6 +93,7 @@ export async function createTestApp(
     embedder,
     ...(options.now ? { now: options.now } : {}),
     ...(options.socketBudgets ? { socketBudgets: options.socketBudgets } : {}),
+    ...(options.background === false ? { sweeper: false, insightsRecording: false } : {}),
   });
   options.beforeReady?.(app);
   await app.ready();
