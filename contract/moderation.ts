@@ -117,6 +117,22 @@ const extraTransformers: TransformerContainer[] = [
   }),
 ];
 
+/** As many 9s as `text` has characters: what l33t speak leaves alone, lengths unchanged. */
+const nines = (text: string) => '9'.repeat(text.length);
+/** A UUID standing on its own (not inside a longer run of letters and digits). */
+const UUID = /(?<![\p{L}\p{N}])[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}(?![\p{L}\p{N}])/giu;
+/** A web link, up to the first space or character a link would not hold. */
+const LINK = /\bhttps?:\/\/[^\s<>"]+/giu;
+/** A link's path parts and parameter names and values. */
+const LINK_PART = /[^/?&=#]+/gu;
+/**
+ * Whether a part of a link is a random token rather than words a person wrote: 16 characters or
+ * more with capitals and small letters, a small letter running straight into a capital or a digit
+ * ('…ZTmbeVNC…'), as words with their own capitals ('Fuckin_Perfect') do not.
+ */
+const RANDOM_TOKEN = (part: string) =>
+  part.length >= 16 && /[A-Z]/.test(part) && /[a-z][A-Z0-9]/.test(part);
+
 /**
  * What l33t speak would misread, made plain before the matchers see it (messages and configured
  * words alike; lengths do not change):
@@ -125,11 +141,19 @@ const extraTransformers: TransformerContainer[] = [
  *   A slash is always a separator ('and/or'), never an l. Each becomes a space.
  * - A number on its own is a number: 'page 455' is not 'ass', nor '717' 'tit'. Its digits become
  *   9, which l33t speak leaves alone. Digits inside a word ('sh1t', '2g1c') still count.
+ * - An identifier is not words, and becomes 9s too: a UUID (every catalogue link carries one, and
+ *   its hex reads as l33t: '…-455c-…' was 'ass', and a shared book restricted its room), and, in
+ *   a link, a random token (a shared reading list's, `RANDOM_TOKEN`). A link's readable words
+ *   ('/fuck-this') still count.
  */
 function prepare(text: string): string {
   return text
+    .replace(UUID, nines)
+    .replace(LINK, (link) =>
+      link.replace(LINK_PART, (part) => (RANDOM_TOKEN(part) ? nines(part) : part)),
+    )
     .replace(/\/|(?<![\p{L}\p{N}])[!|(]|[!|(](?![\p{L}\p{N}])/gu, ' ')
-    .replace(/(?<![\p{L}\p{N}])[0-9]+(?![\p{L}\p{N}])/gu, (number) => '9'.repeat(number.length));
+    .replace(/(?<![\p{L}\p{N}])[0-9]+(?![\p{L}\p{N}])/gu, nines);
 }
 
 /** Runs `transformers` over `text` as the matcher runs them over a message. */

@@ -319,6 +319,14 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
       }),
     ).toMatchObject({ ok: true });
     await first;
+    // A shared catalogue link whose id reads as l33t ('455c') is a link, not a word: it once
+    // restricted the room it was shared to.
+    const link = `${testApp.config.publicUrl}/userprofile/openlibrary?item=37052b0d-8df4-455c-beb5-6e1e5ff1c2af`;
+    const shared = nextEvent(adaSocket, 'receive_message');
+    expect(
+      await emitAck(alanSocket, 'send_message', { room: name, message: `Read this?\n${link}` }),
+    ).toMatchObject({ ok: true });
+    await shared;
 
     const warned = nextEvent(adaSocket, 'abuse_detected');
     const metadata = nextEvent(adaSocket, 'room_metadata');
@@ -343,8 +351,12 @@ describe.each(testDatabaseKinds())('the chat on %s', (kind) => {
       .selectFrom('chat_messages')
       .select('content')
       .where('room_id', '=', room.id)
+      .orderBy('id')
       .execute();
-    expect(stored.map((row) => row.content)).toEqual(['Scunthorpe assessment of a classic']);
+    expect(stored.map((row) => row.content)).toEqual([
+      'Scunthorpe assessment of a classic',
+      `Read this?\n${link}`,
+    ]);
     expect(delivered).toBe(0);
 
     expect(await emitAck(alanSocket, 'lift_restriction', { roomName: name })).toEqual({
