@@ -94,9 +94,8 @@ export function createPasswordHasher(
   const threads = options.threads ?? PASSWORD_THREADS;
   const nice = options.nice ?? PASSWORD_THREAD_NICE;
   const idleMs = options.idleMs ?? PASSWORD_THREAD_IDLE_MS;
-  const idle: Worker[] = [];
-  /** The exit timer of each idle worker. */
-  const idleTimers = new Map<Worker, NodeJS.Timeout>();
+  /** The idle workers, each with the timer that ends it after `idleMs`. */
+  const idle = new Map<Worker, NodeJS.Timeout>();
   const busy = new Map<Worker, Job>();
   const queue: Job[] = [];
   let started = 0;
@@ -106,12 +105,9 @@ export function createPasswordHasher(
     const job = queue.shift();
     if (!job) {
       worker.unref();
-      idle.push(worker);
-      idleTimers.set(worker, setTimeout(() => void worker.terminate(), idleMs).unref());
+      idle.set(worker, setTimeout(() => void worker.terminate(), idleMs).unref());
       return;
     }
-    clearTimeout(idleTimers.get(worker));
-    idleTimers.delete(worker);
     busy.set(worker, job);
     worker.ref();
     worker.postMessage({ id: job.id, op: job.op, password: job.password, hash: job.hash });
@@ -137,17 +133,25 @@ export function createPasswordHasher(
     // A worker that dies (out of memory, terminated) fails its job only; another replaces it.
     worker.on('exit', () => {
       started -= 1;
-      clearTimeout(idleTimers.get(worker));
-      idleTimers.delete(worker);
+      clearTimeout(idle.get(worker));
+      idle.delete(worker);
       const job = busy.get(worker);
       busy.delete(worker);
-      const at = idle.indexOf(worker);
-      if (at >= 0) idle.splice(at, 1);
       job?.reject(new Error('The password hashing thread stopped.'));
       if (queue.length > 0) dispatch(start());
     });
     worker.on('error', () => {}); // 'exit' follows
     return worker;
+  };
+
+  /** An idle worker, its exit called off, if there is one. */
+  const takeIdle = () => {
+    for (const [worker, timer] of idle) {
+      clearTimeout(timer);
+      idle.delete(worker);
+      return worker;
+    }
+    return undefined;
   };
 
   const run = <T>(op: Job['op'], password: string, hash?: string) =>
@@ -160,7 +164,7 @@ export function createPasswordHasher(
         resolve: resolve as (value: unknown) => void,
         reject,
       });
-      const worker = idle.pop() ?? (started < threads ? start() : undefined);
+      const worker = takeIdle() ?? (started < threads ? start() : undefined);
       if (worker) dispatch(worker);
     });
 
