@@ -85,8 +85,12 @@ export const REACTION_LABELS: Record<ReactionEmoji, string> = {
   '😮': 'surprised',
   '🙏': 'thank you',
 };
-/** A reaction names at most this many of the people who made it (its count says the rest). */
-export const REACTION_NAMES_MAX = 10;
+/**
+ * A reaction names at most this many of the people who made it; its count says the rest ("Ada,
+ * Alan, Grace and 7 others", as Discord shows). Three, not ten: the names are most of the bytes of
+ * the `reactions_batch` every member of a busy room gets each second (decision 043).
+ */
+export const REACTION_NAMES_MAX = 3;
 /** The longest excerpt of the original a reply quotes. */
 export const REPLY_EXCERPT_MAX = 140;
 

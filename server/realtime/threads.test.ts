@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CHAT_TEXT,
   MODERATION_TEXT,
+  REACTION_NAMES_MAX,
   REACTIONS_FANOUT_MS,
   THREADS_TEXT,
   type ChatMessage,
@@ -204,6 +205,20 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
     expect(answers[2]!.reactions.find((r) => r.emoji === '🙏')).toMatchObject({ count: 2 });
     const after = (await reactionsOf(chat.app.database.db, [sent.id])).get(sent.id)!;
     expect(after.find((r) => r.emoji === '🙏')).toEqual({ emoji: '🙏', count: 1, names: ['Alan'] });
+    // Five people: the first three by name (in the order they reacted), the count says the rest.
+    const five = ['Bea', 'Cy', 'Di', 'Ed', 'Flo'];
+    for (const name of five) {
+      const person = await signedInPerson(chat.app, 'student', { firstName: name });
+      const actor = { id: person.id, name, isStaff: false };
+      expect((await writer.toggle({ ...change, actor, emoji: '❤️' })).allowed).toBe(true);
+    }
+    const named = (await reactionsOf(chat.app.database.db, [sent.id])).get(sent.id)!;
+    expect(REACTION_NAMES_MAX).toBe(3);
+    expect(named.find((r) => r.emoji === '❤️')).toEqual({
+      emoji: '❤️',
+      count: 5,
+      names: five.slice(0, REACTION_NAMES_MAX),
+    });
   });
 
   it('gathers the toggles that arrive soon after a batch into the next one', async () => {

@@ -160,6 +160,12 @@ describe('replies, reactions, edits and deletions in the browser', () => {
     expect(reactedBy({ emoji: '👍', count: 5, names: ['Ada', 'Alan'] })).toBe(
       'Ada, Alan and 3 others',
     );
+    expect(reactedBy({ emoji: '👍', count: 10, names: ['Ada', 'Alan', 'Grace'] })).toBe(
+      'Ada, Alan, Grace and 7 others',
+    );
+    expect(reactedBy({ emoji: '👍', count: 4, names: ['Ada', 'Alan', 'Grace'] })).toBe(
+      'Ada, Alan, Grace and 1 other',
+    );
   });
 
   it('takes a room’s batch of counts without changing "mine"', () => {
