@@ -25,9 +25,12 @@ export const PASSWORD_THREAD_NICE = 10;
  * A hashing thread with nothing to do for this long exits. Each keeps what its last scrypt used
  * (about 35 MB: its 32 MiB stays in the thread's allocator) for as long as it lives, so after a
  * burst of sign-ins the server gives that back instead of holding it beside its sockets
- * (bench/README.md, "Memory"). A new thread starts in about 30 ms, beside a hash's 90.
+ * (bench/README.md, "Memory"). A minute, not less: at 10 s every storm of sign-ins a little apart
+ * started its threads again on busy cores, and the chat's p99 in a storm rose from under 2 × quiet
+ * to 2.2–3.5 × on PGlite (bench/README.md, "Sign-in storm"); at a minute the 2,000-socket memory
+ * budget still holds.
  */
-export const PASSWORD_THREAD_IDLE_MS = 10_000;
+export const PASSWORD_THREAD_IDLE_MS = 60_000;
 
 /**
  * The worker's whole program, plain JavaScript so it needs no TypeScript loader. It hashes with
