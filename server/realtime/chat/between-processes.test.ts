@@ -32,7 +32,12 @@ describe('packRoomNews', () => {
     const messages = packRoomNews(burst());
     expect(messages.length).toBeGreaterThan(1);
     for (const message of messages) {
-      const envelope = { uid: 'x'.repeat(6), type: 7, nsp: '/', data: { packet: ['chat:reactions', message] } };
+      const envelope = {
+        uid: 'x'.repeat(6),
+        type: 7,
+        nsp: '/',
+        data: { packet: ['chat:reactions', message] },
+      };
       expect(Buffer.byteLength(JSON.stringify(envelope))).toBeLessThan(8_000);
       expect(Buffer.byteLength(JSON.stringify(message))).toBeLessThanOrEqual(NOTIFY_BUDGET_BYTES);
     }
@@ -74,7 +79,10 @@ describe('readRoomNews', () => {
     expect(readRoomNews(message, isToggle)).toEqual([['r', 'general', [['u', '1', 0, 1]]]]);
     expect(readRoomNews({ not: 'an array' }, isToggle)).toEqual([]);
     expect(
-      readRoomNews([['r'], [1, 'n', []], ['r', 'n', 'entries'], ['r', 'n', [['u'], 'junk']]], isToggle),
+      readRoomNews(
+        [['r'], [1, 'n', []], ['r', 'n', 'entries'], ['r', 'n', [['u'], 'junk']]],
+        isToggle,
+      ),
     ).toEqual([['r', 'n', []]]);
   });
 });
