@@ -4,7 +4,7 @@ import { Server, type Socket } from 'socket.io';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { UNREAD_BYTES_MAX, writeBroadcastsDirectly } from './fan-out.ts';
+import { broadcastUnhurried, UNREAD_BYTES_MAX, writeBroadcastsDirectly } from './fan-out.ts';
 
 /** The server side of one member: its Socket.IO socket and the TCP stream under its WebSocket. */
 interface Member {
@@ -90,6 +90,74 @@ describe('writing broadcasts directly', () => {
     );
     expect(written.join('')).toMatch(/\["note",1\].*\["note",2\].*\["direct",3\]$/s);
     expect(writev).toHaveBeenCalledTimes(2);
+  });
+
+  /** Spies on the writes of `member`'s TCP stream: a corked stream's chunks leave in one `_writev`. */
+  function spyOnWrites(member: Member) {
+    const stream = (
+      member.socket.conn.transport as unknown as {
+        socket: {
+          _sender: {
+            _socket: {
+              _writev: (...args: unknown[]) => void;
+              _write: (...args: unknown[]) => void;
+            };
+          };
+        };
+      }
+    ).socket._sender._socket;
+    const writev = vi.spyOn(stream, '_writev');
+    const write = vi.spyOn(stream, '_write');
+    return {
+      count: () => writev.mock.calls.length + write.mock.calls.length,
+      /** What each `_writev` carried, as text. */
+      vectors: () =>
+        writev.mock.calls.map((call) =>
+          (call[0] as ({ chunk: Buffer } | Buffer)[])
+            // Node hands over bare buffers when every chunk is one.
+            .map((chunk) => (Buffer.isBuffer(chunk) ? chunk : chunk.chunk).toString())
+            .join(''),
+        ),
+    };
+  }
+
+  it('holds an unhurried broadcast for the next broadcast to the member, and sends both in one write', async () => {
+    const url = await start();
+    const member = await join(url, ['websocket']);
+    const writes = spyOnWrites(member);
+    broadcastUnhurried(() => io!.to('r').emit('summary', 1));
+    for (let turn = 0; turn < 3; turn += 1) await nextTurn();
+    expect(writes.count()).toBe(0);
+    io!.to('r').emit('note', 2);
+    await vi.waitFor(() => expect(member.received).toEqual(['summary:1', 'note:2']));
+    expect(writes.count()).toBe(1);
+    expect(writes.vectors()[0]).toMatch(/\["summary",1\].*\["note",2\]$/s);
+  });
+
+  it('lets an event to the member take what is held along, ahead of it', async () => {
+    const url = await start();
+    const member = await join(url, ['websocket']);
+    const writes = spyOnWrites(member);
+    broadcastUnhurried(() => io!.to('r').emit('summary', 1));
+    member.socket.emit('direct', 2);
+    await vi.waitFor(() => expect(member.received).toEqual(['summary:1', 'direct:2']));
+    expect(writes.count()).toBe(1);
+  });
+
+  it('sends an unhurried broadcast on its own when nothing else comes', async () => {
+    const url = await start();
+    const member = await join(url, ['websocket']);
+    const other = await join(url, ['polling']);
+    const writes = spyOnWrites(member);
+    broadcastUnhurried(() => io!.to('r').emit('summary', 1));
+    for (let turn = 0; turn < 3; turn += 1) await nextTurn();
+    expect(writes.count()).toBe(0);
+    // Within UNHURRIED_WAIT_MS, and to a member on long-polling as ever.
+    await vi.waitFor(() => expect(member.received).toEqual(['summary:1']));
+    await vi.waitFor(() => expect(other.received).toEqual(['summary:1']));
+    // The next broadcast is hurried again.
+    io!.to('r').emit('note', 2);
+    await vi.waitFor(() => expect(member.received).toEqual(['summary:1', 'note:2']));
   });
 
   it('reaches members on long-polling, and mixed rooms, through Engine.IO', async () => {

@@ -54,6 +54,33 @@ export const UNREAD_BYTES_MAX = 4 * 1024 * 1024;
 export const UNSENT_PACKETS_MAX = 10_000;
 
 /**
+ * How long an unhurried broadcast ({@link broadcastUnhurried}) may wait in a member's corked
+ * stream for a hurried write to the same member to carry it.
+ */
+export const UNHURRIED_WAIT_MS = 50;
+
+/** True while {@link broadcastUnhurried} runs its broadcast (a broadcast is written synchronously). */
+let unhurried = false;
+
+/**
+ * Runs `broadcast` (a `io.local.to(…).emit(…)`, which writes to this process's members at once) as
+ * an unhurried one: a summary a room gets once a second (who is typing, the second's reactions)
+ * that may wait up to UNHURRIED_WAIT_MS. Its frame waits in each member's corked stream and
+ * leaves with the next hurried write to that member (a message of the room, an acknowledgement):
+ * in a busy room it costs no system call of its own, where each member's own `writev` of it cost
+ * about as much as the rest of the summary's work together (a profile of 500 members reacting
+ * each second, decision 043). Anything written to the member meanwhile stays behind it, in order.
+ */
+export function broadcastUnhurried(broadcast: () => void): void {
+  unhurried = true;
+  try {
+    broadcast();
+  } finally {
+    unhurried = false;
+  }
+}
+
+/**
  * Writes room broadcasts straight to each member's WebSocket, and every frame a member gets in
  * one event-loop turn in one system call.
  *
@@ -71,23 +98,49 @@ export const UNSENT_PACKETS_MAX = 10_000;
  * turn (an acknowledgement, a ping, another event) goes into the same corked stream behind it,
  * and when Engine.IO has packets waiting (a write of its own in flight) the broadcast queues
  * behind them through Engine.IO as before. Polling connections always take Engine.IO's path.
- * A member who has stopped reading is dropped once UNREAD_BYTES_MAX is waiting for it.
+ * An unhurried broadcast ({@link broadcastUnhurried}) stays corked up to UNHURRIED_WAIT_MS instead,
+ * for a hurried write to the member to take along. A member who has stopped reading is dropped
+ * once UNREAD_BYTES_MAX is waiting for it.
  */
 export function writeBroadcastsDirectly(io: Server) {
   const corked = new Set<RawWebSocketStream>();
-  let uncorkScheduled = false;
+  let uncorkThisTurn = false;
+  let uncorkTimer: NodeJS.Timeout | undefined;
   /** One buffer per frame, shared by every member (the adapter's frame is header + payload). */
   const joinedFrames = new WeakMap<Buffer[], Buffer>();
 
   const uncorkAll = () => {
-    uncorkScheduled = false;
+    uncorkThisTurn = false;
+    clearTimeout(uncorkTimer);
+    uncorkTimer = undefined;
     for (const stream of corked) stream.uncork();
     corked.clear();
+  };
+  /** Everything corked goes at the end of this turn (held unhurried frames with it). */
+  const flushThisTurn = () => {
+    if (uncorkThisTurn) return;
+    uncorkThisTurn = true;
+    setImmediate(uncorkAll);
+  };
+  /** Everything corked goes within UNHURRIED_WAIT_MS, unless a hurried write takes it sooner. */
+  const flushSoon = () => {
+    if (uncorkThisTurn || uncorkTimer) return;
+    uncorkTimer = setTimeout(uncorkAll, UNHURRIED_WAIT_MS);
+    uncorkTimer.unref();
   };
 
   /** The TCP stream under a WebSocket connection, if that is what `conn` has. */
   const tcpStream = (conn: EngineConnection) =>
     conn.transport.name === 'websocket' ? conn.transport.socket?._sender?._socket : undefined;
+
+  /**
+   * Something goes to `conn` through Engine.IO: if its stream holds unhurried frames, they leave
+   * with it at the end of this turn, ahead of it, rather than hold it back.
+   */
+  const releaseHeld = (conn: EngineConnection) => {
+    const stream = tcpStream(conn);
+    if (stream && corked.has(stream)) flushThisTurn();
+  };
 
   const directStream = (conn: EngineConnection): RawWebSocketStream | undefined => {
     const transport = conn.transport;
@@ -121,10 +174,16 @@ export function writeBroadcastsDirectly(io: Server) {
     client.writeToEngine = (encodedPackets, options) => {
       const frame = options.wsPreEncodedFrame;
       // Only broadcasts carry a frame; events to one socket go to Engine.IO untouched.
-      if (!frame) return engineWrite(encodedPackets, options);
+      if (!frame) {
+        releaseHeld(client.conn);
+        return engineWrite(encodedPackets, options);
+      }
       if (droppedForNotReading(client.conn)) return;
       const stream = options.volatile ? undefined : directStream(client.conn);
-      if (!stream) return engineWrite(encodedPackets, options);
+      if (!stream) {
+        releaseHeld(client.conn);
+        return engineWrite(encodedPackets, options);
+      }
       let joined = joinedFrames.get(frame);
       if (!joined) {
         joined = frame.length === 1 ? frame[0]! : Buffer.concat(frame);
@@ -135,10 +194,8 @@ export function writeBroadcastsDirectly(io: Server) {
         corked.add(stream);
       }
       stream.write(joined);
-      if (!uncorkScheduled) {
-        uncorkScheduled = true;
-        setImmediate(uncorkAll);
-      }
+      if (unhurried) flushSoon();
+      else flushThisTurn();
     };
   };
 

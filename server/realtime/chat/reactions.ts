@@ -11,6 +11,7 @@ import {
 import { createReactionWriter, reactionsOf } from '../../chat/threads.ts';
 import type { Database } from '../../db/schema.ts';
 import { heardFromOtherProcesses } from '../adapter.ts';
+import { broadcastUnhurried } from '../fan-out.ts';
 import { userRoom } from '../index.ts';
 import { addRoomEntry, readRoomNews, sendRoomNews, type RoomEntries } from './between-processes.ts';
 import { channel, type ChatServer } from './context.ts';
@@ -84,7 +85,8 @@ export function createReactionFanOut({
       roomName: room.name,
       messages: ids.map((messageId) => ({ messageId, reactions: reactions.get(messageId) ?? [] })),
     };
-    io.local.to(channel(roomId)).emit('reactions_batch', batch);
+    // Once a second: it may wait for the room's next message to carry it (`fan-out.ts`).
+    broadcastUnhurried(() => io.local.to(channel(roomId)).emit('reactions_batch', batch));
   };
   const fanOut = createKeyedThrottle<string>({
     intervalMs: REACTIONS_FANOUT_MS,

@@ -8,6 +8,7 @@ import {
 } from '#contract/socket/chat.ts';
 import type { PostingBans } from '../../chat/posting-bans.ts';
 import { heardFromOtherProcesses } from '../adapter.ts';
+import { broadcastUnhurried } from '../fan-out.ts';
 import { addRoomEntry, readRoomNews, sendRoomNews, type RoomEntries } from './between-processes.ts';
 import { channel, joinedRoom, type ChatConnection, type ChatServer } from './context.ts';
 import { parsePayload } from './payload.ts';
@@ -92,12 +93,15 @@ export function createTyping({
       if (typist.until <= now) room.typists.delete(userId);
     const typists = [...room.typists.entries()].sort((a, b) => a[1].since - b[1].since);
     const shown = typists.slice(0, TYPING_NAMES_MAX);
-    io.local.to(channel(roomId)).emit('typing_changed', {
-      roomName: room.name,
-      names: shown.map(([, typist]) => typist.name),
-      userIds: shown.map(([userId]) => userId),
-      others: typists.length - shown.length,
-    });
+    // Once a second: it may wait for the room's next message to carry it (`fan-out.ts`).
+    broadcastUnhurried(() =>
+      io.local.to(channel(roomId)).emit('typing_changed', {
+        roomName: room.name,
+        names: shown.map(([, typist]) => typist.name),
+        userIds: shown.map(([userId]) => userId),
+        others: typists.length - shown.length,
+      }),
+    );
     if (room.typists.size === 0) rooms.delete(roomId);
   };
   const fanOut = createKeyedThrottle<string>({
