@@ -17,9 +17,12 @@ export const PASSWORD_THREADS = Math.max(1, Math.min(4, availableParallelism()))
 /**
  * The hashing threads' nice value. On Linux each lowers its own priority, so the event loop
  * (chat, pages, every other request) gets a core first and a sign-in storm takes what is left;
- * elsewhere the threads keep the normal priority. bench/README.md, "Sign-in storm", measured it.
+ * elsewhere the threads keep the normal priority. The lowest there is: at 10 a thread sharing a
+ * core with the event loop still had a tenth of it, and on PGlite (whose database runs in that
+ * loop) the chat's p99 in a storm was 2.0–2.4 × quiet; at 19, 1.7–1.9 × with as many sign-ins
+ * (bench/README.md, "Sign-in storm"; decision 011).
  */
-export const PASSWORD_THREAD_NICE = 10;
+export const PASSWORD_THREAD_NICE = 19;
 
 /**
  * A hashing thread with nothing to do for this long exits. Each keeps what its last scrypt used
