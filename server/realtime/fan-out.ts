@@ -69,7 +69,7 @@ let unhurried = false;
  * leaves with the next hurried write to that member (a message of the room, an acknowledgement):
  * in a busy room it costs no system call of its own, where each member's own `writev` of it cost
  * about as much as the rest of the summary's work together (a profile of 500 members reacting
- * each second, decision 043). Anything written to the member meanwhile stays behind it, in order.
+ * each second: decision 013). Anything written to the member meanwhile stays behind it, in order.
  */
 export function broadcastUnhurried(broadcast: () => void): void {
   unhurried = true;
