@@ -49,10 +49,11 @@ test('a shared book card follows the desk, and a book has its own room', async (
   const student = newPerson({ firstName: 'Ada' });
   await registerViaApi(page.request, baseURL!, student);
   await page.goto('/userprofile/discussion-forum');
-  await page
-    .getByLabel('Username', { exact: true })
-    .fill(`Ada ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`);
+  const username = `Ada ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+  await page.getByLabel('Username', { exact: true }).fill(username);
   await page.getByRole('button', { name: 'Continue' }).click();
+  // Saved once the page says so: a room created before is refused for want of a username.
+  await expect(page.getByText('You chat as')).toContainText(username);
   const room = `Reading group ${Date.now().toString(36)}`;
   await page.getByRole('button', { name: 'Create New Room' }).click();
   await page.getByLabel('Room name').fill(room);

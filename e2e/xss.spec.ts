@@ -122,6 +122,8 @@ test('fifty XSS payloads in every field people type run nowhere', async ({ brows
   const stamp = String(Date.now()).slice(-5);
   await student.getByLabel('Username', { exact: true }).fill(`xss_${stamp}`);
   await student.getByRole('button', { name: 'Continue' }).click();
+  // Saved once the page says so: a room created before is refused for want of a username.
+  await expect(student.getByText('You chat as')).toContainText(`xss_${stamp}`);
   // Room names are unique, so each carries a stamp (a retry makes new ones).
   const rooms = PAYLOADS.filter((payload) => payload.length <= 50)
     .slice(0, 5)
