@@ -39,10 +39,11 @@ export const EMBEDDING_BATCH_CHARACTERS = 2_000;
 export const EMBEDDING_MAX_CHARACTERS = 4_000;
 
 /**
- * The embedding thread's nice value (Linux): the lowest priority there is, below the password
- * threads' 10 (server/auth/password.ts), so a bulk embedding of the catalogue takes only the CPU
- * that requests and sign-ins leave. At 10 it took an equal share beside sign-ups' hashing, and a
- * burst of sign-ups on a busy 2-core machine waited seconds.
+ * The embedding thread's nice value (Linux): the lowest priority there is, so a bulk embedding
+ * of the catalogue takes only the CPU that requests leave. At 10 it took an equal share beside
+ * sign-ups' hashing, and a burst of sign-ups on a busy 2-core machine waited seconds. The password
+ * threads are at 19 too since session 20 (server/auth/password.ts, decision 011), so the two now
+ * share a busy core equally again: the chat's p99 in a sign-in storm was the measured budget.
  */
 export const EMBEDDING_THREAD_NICE = 19;
 
