@@ -173,7 +173,7 @@ export function writeBroadcastsDirectly(io: Server) {
     const engineWrite = client.writeToEngine.bind(client);
     client.writeToEngine = (encodedPackets, options) => {
       const frame = options.wsPreEncodedFrame;
-      // Only broadcasts carry a frame; events to one socket go to Engine.IO untouched.
+      // Only broadcasts carry a frame; events to one socket go to Engine.IO (after what is held).
       if (!frame) {
         releaseHeld(client.conn);
         return engineWrite(encodedPackets, options);
