@@ -43,8 +43,13 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
-/** Runs axe-core on the page as it is now and fails with the list of violations. */
+/**
+ * Runs axe-core on the page and fails with the list of violations. It first waits for the
+ * screen's level-1 heading (every screen has one): a lazily loaded screen still fetching its code
+ * has none yet, and axe would be judging the loading state rather than the screen.
+ */
 export async function expectNoAxeViolations(page: Page): Promise<void> {
+  await page.getByRole('heading', { level: 1 }).first().waitFor({ state: 'attached' });
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .analyze();

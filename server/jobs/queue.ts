@@ -131,20 +131,29 @@ const STOP_TIMEOUT_MS = 10_000;
  * for a while) are logged, and it goes on polling.
  *
  * It starts in the background: a server's start (and a restarted one's first answers) never
- * waits for it; `send` does.
+ * waits for it; `send` does. `stopTimeoutMs` (tests) replaces how long `stop` waits for a job.
  */
 export function startJobQueue(
   handle: DatabaseHandle,
   kinds: readonly JobKind<object>[],
   log: FastifyBaseLogger,
+  { stopTimeoutMs = STOP_TIMEOUT_MS }: { stopTimeoutMs?: number } = {},
 ): JobQueue {
-  // pg-boss marks a job done or failed without awaiting the statement; the statements it has
-  // in flight are kept so that stopping waits for them before the database may be closed.
+  // pg-boss marks a job done or failed without awaiting the statement, so a failure of it is a
+  // rejection nobody handles. Stopping therefore waits for the statements it has in flight and
+  // for the jobs still running (a worker's fetch in flight as pg-boss stops still hands its job
+  // over, after pg-boss's own wait), before the database may be closed.
   const inFlight = new Set<Promise<unknown>>();
+  const running = new Set<Promise<unknown>>();
+  let stopped = false;
   const boss = new PgBoss({
     ...bossOptions(handle, { migrate: false, supervise: true }),
     db: {
       executeSql: (text: string, values: unknown[]) => {
+        // Only a job that outran the stop's timeout gets here (pg-boss's stop has marked it failed,
+        // to be retried if it has retries left): its statement would meet a closed pool. It is
+        // left unanswered rather than refused, as pg-boss would not handle the refusal.
+        if (stopped) return new Promise<never>(() => {});
         const statement = handle.executeSql(text, values);
         inFlight.add(statement);
         const settled = () => inFlight.delete(statement);
@@ -170,11 +179,17 @@ export function startJobQueue(
       const workerId = await boss.work<object>(
         kind.name,
         { pollingIntervalSeconds: POLL_SECONDS, batchSize: 1 },
-        async ([job]) => {
-          if (!job) return;
-          log.info({ job: job.id, kind: kind.name }, 'job started');
-          await kind.run(job.data, () => stopping);
-          log.info({ job: job.id, kind: kind.name }, 'job done');
+        ([job]) => {
+          if (!job) return Promise.resolve();
+          const done = (async () => {
+            log.info({ job: job.id, kind: kind.name }, 'job started');
+            await kind.run(job.data, () => stopping);
+            log.info({ job: job.id, kind: kind.name }, 'job done');
+          })();
+          running.add(done);
+          const settled = () => running.delete(done);
+          done.then(settled, settled);
+          return done;
         },
       );
       workers.set(kind.name, workerId);
@@ -196,8 +211,31 @@ export function startJobQueue(
     async stop() {
       stopping = true;
       await ready.catch(() => {});
-      await boss.stop({ graceful: true, wait: true, close: false, timeout: STOP_TIMEOUT_MS });
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      const deadline = Date.now() + stopTimeoutMs;
+      await boss.stop({ graceful: true, wait: true, close: false, timeout: stopTimeoutMs });
+      while (inFlight.size > 0 || running.size > 0) {
+        const left = deadline - Date.now();
+        if (left <= 0) {
+          log.warn(
+            'a job was still running as the server closed: it runs again if it has retries left',
+          );
+          break;
+        }
+        await settledWithin([...inFlight, ...running], left);
+        // What a finished job leads to (pg-boss marking it done) is issued a few microtasks on.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      stopped = true;
     },
   };
+}
+
+/** Resolves when every promise has settled, or after `ms`, whichever is first. */
+async function settledWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([Promise.allSettled(promises), elapsed]);
+  clearTimeout(timer);
 }
