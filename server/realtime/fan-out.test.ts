@@ -4,7 +4,7 @@ import { Server, type Socket } from 'socket.io';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { broadcastUnhurried, UNREAD_BYTES_MAX, writeBroadcastsDirectly } from './fan-out.ts';
+import { sendUnhurried, UNREAD_BYTES_MAX, writeBroadcastsDirectly } from './fan-out.ts';
 
 /** The server side of one member: its Socket.IO socket and the TCP stream under its WebSocket. */
 interface Member {
@@ -117,7 +117,7 @@ describe('writing broadcasts directly', () => {
     const url = await start();
     const member = await join(url, ['websocket']);
     const writes = spyOnWrites(member);
-    broadcastUnhurried(() => io!.to('r').emit('summary', 1));
+    sendUnhurried(() => io!.to('r').emit('summary', 1));
     for (let turn = 0; turn < 3; turn += 1) await nextTurn();
     expect(writes.count()).toBe(0);
     io!.to('r').emit('note', 2);
@@ -130,10 +130,38 @@ describe('writing broadcasts directly', () => {
     const url = await start();
     const member = await join(url, ['websocket']);
     const writes = spyOnWrites(member);
-    broadcastUnhurried(() => io!.to('r').emit('summary', 1));
+    sendUnhurried(() => io!.to('r').emit('summary', 1));
     member.socket.emit('direct', 2);
     await vi.waitFor(() => expect(member.received).toEqual(['summary:1', 'direct:2']));
     expect(writes.count()).toBe(1);
+  });
+
+  it('holds an unhurried event or acknowledgement to one socket like an unhurried broadcast', async () => {
+    const url = await start();
+    const member = await join(url, ['websocket']);
+    const engine = countEnginePackets(member.socket);
+    member.socket.on('react', (value: number, ack: (answer: string) => void) =>
+      sendUnhurried(() => ack(`answer ${value}`)),
+    );
+    const answered = member.client.emitWithAck('react', 7);
+    await vi.waitFor(() => expect(member.socket.listeners('react')).toHaveLength(1));
+    const writes = spyOnWrites(member);
+    sendUnhurried(() => member.socket.emit('direct', 1));
+    for (let turn = 0; turn < 3; turn += 1) await nextTurn();
+    expect(member.received).toEqual([]);
+    io!.to('r').emit('note', 2);
+    await vi.waitFor(() => expect(member.received).toEqual(['direct:1', 'note:2']));
+    await expect(answered).resolves.toBe('answer 7');
+    // Neither went through Engine.IO, and what was held left with the broadcast.
+    expect(engine.packets).toBe(0);
+    expect(writes.vectors().some((text) => /\["direct",1\].*\["note",2\]$/s.test(text))).toBe(true);
+  });
+
+  it('sends an unhurried event to a member on long-polling through Engine.IO', async () => {
+    const url = await start();
+    const member = await join(url, ['polling']);
+    sendUnhurried(() => member.socket.emit('direct', 1));
+    await vi.waitFor(() => expect(member.received).toEqual(['direct:1']));
   });
 
   it('sends an unhurried broadcast on its own when nothing else comes', async () => {
@@ -141,7 +169,7 @@ describe('writing broadcasts directly', () => {
     const member = await join(url, ['websocket']);
     const other = await join(url, ['polling']);
     const writes = spyOnWrites(member);
-    broadcastUnhurried(() => io!.to('r').emit('summary', 1));
+    sendUnhurried(() => io!.to('r').emit('summary', 1));
     for (let turn = 0; turn < 3; turn += 1) await nextTurn();
     expect(writes.count()).toBe(0);
     // Within UNHURRIED_WAIT_MS, and to a member on long-polling as ever.

@@ -1,4 +1,5 @@
 import type { Server, Socket } from 'socket.io';
+import * as ws from 'ws';
 
 /**
  * The parts of a WebSocket connection this module touches, below Socket.IO's public API. Every
@@ -54,30 +55,58 @@ export const UNREAD_BYTES_MAX = 4 * 1024 * 1024;
 export const UNSENT_PACKETS_MAX = 10_000;
 
 /**
- * How long an unhurried broadcast ({@link broadcastUnhurried}) may wait in a member's corked
- * stream for a hurried write to the same member to carry it.
+ * How long an unhurried write ({@link sendUnhurried}) may wait in a member's corked stream for a
+ * hurried write to the same member to carry it.
  */
 export const UNHURRIED_WAIT_MS = 50;
 
-/** True while {@link broadcastUnhurried} runs its broadcast (a broadcast is written synchronously). */
+/** True while {@link sendUnhurried} runs its send (Socket.IO writes synchronously). */
 let unhurried = false;
 
 /**
- * Runs `broadcast` (a `io.local.to(…).emit(…)`, which writes to this process's members at once) as
- * an unhurried one: a summary a room gets once a second (who is typing, the second's reactions)
- * that may wait up to UNHURRIED_WAIT_MS. Its frame waits in each member's corked stream and
- * leaves with the next hurried write to that member (a message of the room, an acknowledgement):
- * in a busy room it costs no system call of its own, where each member's own `writev` of it cost
- * about as much as the rest of the summary's work together (a profile of 500 members reacting
- * each second: decision 013). Anything written to the member meanwhile stays behind it, in order.
+ * Runs `send` as an unhurried one: a broadcast (`io.local.to(…).emit(…)`, written to this
+ * process's members at once) of a summary a room gets once a second (who is typing, the second's
+ * reactions), or an event or acknowledgement to one socket that may wait as long (the answer to
+ * a reaction, whose person sees it at once in their own tab anyway). Its frame waits up to
+ * UNHURRIED_WAIT_MS in each member's corked stream and leaves with the next hurried write to that
+ * member (a message of the room, an acknowledgement): in a busy room it costs no system call of
+ * its own, where each member's own `writev` of it cost about as much as the rest of the summary's
+ * work together (a profile of 500 members reacting each second: decision 013). Anything written to
+ * the member meanwhile stays behind it, in order.
  */
-export function broadcastUnhurried(broadcast: () => void): void {
+export function sendUnhurried(send: () => void): void {
   unhurried = true;
   try {
-    broadcast();
+    send();
   } finally {
     unhurried = false;
   }
+}
+
+/**
+ * The WebSocket frame of an event or acknowledgement to one socket, built as the adapter builds a
+ * broadcast's (an Engine.IO message packet, "4", before Socket.IO's text); none for a packet with
+ * binary attachments, which takes Engine.IO's path.
+ */
+function singleFrame(encodedPackets: unknown): Buffer[] | undefined {
+  if (!Array.isArray(encodedPackets) || encodedPackets.length !== 1) return undefined;
+  const [text] = encodedPackets as unknown[];
+  if (typeof text !== 'string') return undefined;
+  return (ws as unknown as { Sender: SenderStatics }).Sender.frame(Buffer.from(`4${text}`), {
+    readOnly: false,
+    mask: false,
+    rsv1: false,
+    opcode: 1,
+    fin: true,
+  });
+}
+
+/** ws's `Sender.frame` (what the adapter uses), which ws's type definitions leave out. */
+interface SenderStatics {
+  frame(
+    data: Buffer,
+    options: { readOnly: boolean; mask: boolean; rsv1: boolean; opcode: number; fin: boolean },
+  ): Buffer[];
 }
 
 /**
@@ -98,8 +127,8 @@ export function broadcastUnhurried(broadcast: () => void): void {
  * turn (an acknowledgement, a ping, another event) goes into the same corked stream behind it,
  * and when Engine.IO has packets waiting (a write of its own in flight) the broadcast queues
  * behind them through Engine.IO as before. Polling connections always take Engine.IO's path.
- * An unhurried broadcast ({@link broadcastUnhurried}) stays corked up to UNHURRIED_WAIT_MS instead,
- * for a hurried write to the member to take along. A member who has stopped reading is dropped
+ * An unhurried write ({@link sendUnhurried}) stays corked up to UNHURRIED_WAIT_MS instead, for a
+ * hurried write to the member to take along; an unhurried event to one socket takes this path too. A member who has stopped reading is dropped
  * once UNREAD_BYTES_MAX is waiting for it.
  */
 export function writeBroadcastsDirectly(io: Server) {
@@ -172,8 +201,10 @@ export function writeBroadcastsDirectly(io: Server) {
     if (Object.hasOwn(client, 'writeToEngine')) return;
     const engineWrite = client.writeToEngine.bind(client);
     client.writeToEngine = (encodedPackets, options) => {
-      const frame = options.wsPreEncodedFrame;
-      // Only broadcasts carry a frame; events to one socket go to Engine.IO (after what is held).
+      // Only broadcasts carry a frame; events to one socket go to Engine.IO (after what is held),
+      // unless they are unhurried.
+      const frame =
+        options.wsPreEncodedFrame ?? (unhurried ? singleFrame(encodedPackets) : undefined);
       if (!frame) {
         releaseHeld(client.conn);
         return engineWrite(encodedPackets, options);

@@ -67,7 +67,17 @@ export interface ChatContext {
 export type On = (
   event: keyof ClientToServerEvents,
   handler: (payload: unknown) => Promise<Ack | void>,
+  options?: OnOptions,
 ) => void;
+
+/** How an event's answer goes back. */
+export interface OnOptions {
+  /**
+   * A successful answer may wait for the next write to the socket (`sendUnhurried`,
+   * `fan-out.ts`): an answer the person's own tab has no hurry for. Refusals go at once.
+   */
+  unhurriedAnswer?: boolean;
+}
 
 /** One socket, as each event group's handlers see it. */
 export interface ChatConnection {

@@ -4,6 +4,7 @@ import type { SocketBudget } from '../../chat/event-budget.ts';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { RateLimitError } from '../../http/rate-limit.ts';
 import { Refusal } from '../../refusal.ts';
+import { sendUnhurried } from '../fan-out.ts';
 import type { ChatSocket, On } from './context.ts';
 
 /** What the person is told when an event fails; only unexpected failures are logged as errors. */
@@ -24,13 +25,14 @@ function tooOften(error: RateLimitError): Ack {
 
 /**
  * The `on` of one socket: each handler's answer, or the message of the {@link Refusal} it threw,
- * goes back in the acknowledgement, or as `chat_error` when the client asked for none. Before any
+ * goes back in the acknowledgement (a successful one unhurried where `options` say so), or as
+ * `chat_error` when the client asked for none. Before any
  * work, the event's group must have a token in the socket's and the person's budgets (issue 19):
  * a refusal touches no database while this process is alone, and a socket refused more often than
  * a person ever would be is closed.
  */
 export function createOn(socket: ChatSocket, log: FastifyBaseLogger, budget: SocketBudget): On {
-  return (event, handler) => {
+  return (event, handler, options = {}) => {
     socket.on(event, async (...args: unknown[]) => {
       const ack = typeof args.at(-1) === 'function' ? (args.pop() as (a: Ack) => void) : null;
       let answer: Ack;
@@ -54,7 +56,8 @@ export function createOn(socket: ChatSocket, log: FastifyBaseLogger, budget: Soc
                 ...(error instanceof Refusal && error.code ? { code: error.code } : {}),
               };
       }
-      if (ack) ack(answer);
+      if (ack && answer.ok && options.unhurriedAnswer) sendUnhurried(() => ack(answer));
+      else if (ack) ack(answer);
       else if (!answer.ok) socket.emit('chat_error', { message: answer.message });
       if (overBudget && budget.refused() && socket.connected) {
         // Once: a closed socket's later events are dropped before they reach this wrapper.

@@ -11,7 +11,7 @@ import {
 import { createReactionWriter, reactionsOf } from '../../chat/threads.ts';
 import type { Database } from '../../db/schema.ts';
 import { heardFromOtherProcesses } from '../adapter.ts';
-import { broadcastUnhurried } from '../fan-out.ts';
+import { sendUnhurried } from '../fan-out.ts';
 import { userRoom } from '../index.ts';
 import { addRoomEntry, readRoomNews, sendRoomNews, type RoomEntries } from './between-processes.ts';
 import { channel, type ChatServer } from './context.ts';
@@ -86,7 +86,7 @@ export function createReactionFanOut({
       messages: ids.map((messageId) => ({ messageId, reactions: reactions.get(messageId) ?? [] })),
     };
     // Once a second: it may wait for the room's next message to carry it (`fan-out.ts`).
-    broadcastUnhurried(() => io.local.to(channel(roomId)).emit('reactions_batch', batch));
+    sendUnhurried(() => io.local.to(channel(roomId)).emit('reactions_batch', batch));
   };
   const fanOut = createKeyedThrottle<string>({
     intervalMs: REACTIONS_FANOUT_MS,

@@ -77,35 +77,41 @@ export function threadEvents(
     return { ok: true, id: row.id };
   });
 
-  on('react_message', async (payload) => {
-    const body = parsePayload('react_message', payload);
-    const joined = inRoom(body.roomName);
-    const result = await reactionFanOut.writer.toggle({
-      roomId: joined.id,
-      messageId: body.messageId,
-      actor: actor(),
-      emoji: body.emoji,
-    });
-    if (!result.allowed) {
-      throw await whyChangeRefused(
-        db,
-        { roomId: joined.id, messageId: body.messageId, actor: actor() },
-        'react',
-      );
-    }
-    // The person hears it at once: this tab in the acknowledgement, their other tabs in
-    // `reactions_changed` (their browser keeps its `mine` from `by`, `emoji` and `added`); the
-    // room within a second, in one `reactions_batch` for every reaction of that second (decision
-    // 043). One frame less per reaction: 500 members reacting each second is 500 frames fewer.
-    const reaction = {
-      roomName: joined.name,
-      messageId: body.messageId,
-      reactions: result.reactions,
-      by: user.id,
-      emoji: body.emoji,
-      added: result.added,
-    };
-    reactionFanOut.toggled(joined.id, reaction, socket.id);
-    return { ok: true, reaction };
-  });
+  on(
+    'react_message',
+    async (payload) => {
+      const body = parsePayload('react_message', payload);
+      const joined = inRoom(body.roomName);
+      const result = await reactionFanOut.writer.toggle({
+        roomId: joined.id,
+        messageId: body.messageId,
+        actor: actor(),
+        emoji: body.emoji,
+      });
+      if (!result.allowed) {
+        throw await whyChangeRefused(
+          db,
+          { roomId: joined.id, messageId: body.messageId, actor: actor() },
+          'react',
+        );
+      }
+      // The person hears it at once: this tab in the acknowledgement (unhurried: it may ride with
+      // the room's next message to them, within 50 ms, so 500 people reacting each second cost
+      // 500 `writev`s a second fewer: decision 013), their other tabs in
+      // `reactions_changed` (their browser keeps its `mine` from `by`, `emoji` and `added`); the
+      // room within a second, in one `reactions_batch` for every reaction of that second (decision
+      // 043). One frame less per reaction: 500 members reacting each second is 500 frames fewer.
+      const reaction = {
+        roomName: joined.name,
+        messageId: body.messageId,
+        reactions: result.reactions,
+        by: user.id,
+        emoji: body.emoji,
+        added: result.added,
+      };
+      reactionFanOut.toggled(joined.id, reaction, socket.id);
+      return { ok: true, reaction };
+    },
+    { unhurriedAnswer: true },
+  );
 }

@@ -8,7 +8,7 @@ import {
 } from '#contract/socket/chat.ts';
 import type { PostingBans } from '../../chat/posting-bans.ts';
 import { heardFromOtherProcesses } from '../adapter.ts';
-import { broadcastUnhurried } from '../fan-out.ts';
+import { sendUnhurried } from '../fan-out.ts';
 import { addRoomEntry, readRoomNews, sendRoomNews, type RoomEntries } from './between-processes.ts';
 import { channel, joinedRoom, type ChatConnection, type ChatServer } from './context.ts';
 import { parsePayload } from './payload.ts';
@@ -94,7 +94,7 @@ export function createTyping({
     const typists = [...room.typists.entries()].sort((a, b) => a[1].since - b[1].since);
     const shown = typists.slice(0, TYPING_NAMES_MAX);
     // Once a second: it may wait for the room's next message to carry it (`fan-out.ts`).
-    broadcastUnhurried(() =>
+    sendUnhurried(() =>
       io.local.to(channel(roomId)).emit('typing_changed', {
         roomName: room.name,
         names: shown.map(([, typist]) => typist.name),
