@@ -103,6 +103,8 @@ test.describe('the Digi Chatbot', () => {
       '<img src=x onerror="window.pwned=1"> hello',
     );
     expect(await page.evaluate(() => (globalThis as { pwned?: number }).pwned)).toBeUndefined();
+    // The next question waits for this answer (one at a time), as a person would.
+    await expect(chat.getByText('Digi Chatbot is typing…')).toHaveCount(0);
     await page.route('**/api/chat', (route) => route.abort('connectionrefused'));
     await ask(page, 'Are you there?');
     await expect(chat).toContainText('Error: Could not reach the server.');
