@@ -128,8 +128,8 @@ interface SenderStatics {
  * and when Engine.IO has packets waiting (a write of its own in flight) the broadcast queues
  * behind them through Engine.IO as before. Polling connections always take Engine.IO's path.
  * An unhurried write ({@link sendUnhurried}) stays corked up to UNHURRIED_WAIT_MS instead, for a
- * hurried write to the member to take along; an unhurried event to one socket takes this path too. A member who has stopped reading is dropped
- * once UNREAD_BYTES_MAX is waiting for it.
+ * hurried write to the member to take along; an unhurried event to one socket takes this path
+ * too. A member who has stopped reading is dropped once UNREAD_BYTES_MAX is waiting for it.
  */
 export function writeBroadcastsDirectly(io: Server) {
   const corked = new Set<RawWebSocketStream>();
