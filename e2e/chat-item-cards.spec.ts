@@ -1,7 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { E2E_LIBRARIAN, newPerson, registerViaApi } from './accounts.ts';
-import { expect, expectNoAxeViolations, expectNoSidewaysScroll, test } from './fixtures.ts';
+import {
+  chooseUsername,
+  expect,
+  expectNoAxeViolations,
+  expectNoSidewaysScroll,
+  test,
+} from './fixtures.ts';
 
 /** Where the screenshots to look at go (CONTRIBUTING: look at it at 1280 and 390 px). */
 const SHOTS = '/tmp/librarycards-shots';
@@ -50,10 +56,7 @@ test('a shared book card follows the desk, and a book has its own room', async (
   await registerViaApi(page.request, baseURL!, student);
   await page.goto('/userprofile/discussion-forum');
   const username = `Ada ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  // Saved once the page says so: a room created before is refused for want of a username.
-  await expect(page.getByText('You chat as')).toContainText(username);
+  await chooseUsername(page, username);
   const room = `Reading group ${Date.now().toString(36)}`;
   await page.getByRole('button', { name: 'Create New Room' }).click();
   await page.getByLabel('Room name').fill(room);

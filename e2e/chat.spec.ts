@@ -4,6 +4,7 @@ import { CHAT_TEXT } from '#contract/socket/chat.ts';
 import { newPerson, registerViaApi, signInThroughForm } from './accounts.ts';
 import {
   chatter as newChatter,
+  chooseUsername,
   expect,
   expectNoAxeViolations,
   expectNoSidewaysScroll,
@@ -264,9 +265,7 @@ test.describe('the discussion forum', () => {
     const first = await (await browser.newContext({ baseURL })).newPage();
     await registerViaApi(first.request, baseURL!, person);
     await first.goto('/userprofile/discussion-forum');
-    await first.getByLabel('Username', { exact: true }).fill('kj_orbit');
-    await first.getByRole('button', { name: 'Continue' }).click();
-    await expect(first.getByText('You chat as')).toContainText('kj_orbit');
+    await chooseUsername(first, 'kj_orbit');
 
     const second = await (await browser.newContext({ baseURL })).newPage();
     await second.goto('/signin');

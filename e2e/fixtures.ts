@@ -87,12 +87,17 @@ export async function chatter(
   // the name is typed into a message (an `@mention`).
   const stamp = `${String(Date.now()).slice(-9)}${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}`;
   const username = `${firstName}${oneWord ? '' : ' '}${stamp}`;
+  await chooseUsername(page, username);
+  return { page, username };
+}
+
+/** Chooses `username` on the forum's first screen and waits until it is saved. */
+export async function chooseUsername(page: Page, username: string): Promise<void> {
   await page.getByLabel('Username', { exact: true }).fill(username);
   await page.getByRole('button', { name: 'Continue' }).click();
   // Saved once the page says so: the room list's heading shows before, and a room created then
   // is refused ("Please enter both a username and room name").
   await expect(page.getByText('You chat as')).toContainText(username);
-  return { page, username };
 }
 
 /** Opens `room` on `page` and waits for its heading: the socket has joined it. */

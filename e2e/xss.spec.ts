@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { XSS_PAYLOADS as PAYLOADS } from '#web/test/xss-payloads.ts';
 import { newPerson, registerViaApi } from './accounts.ts';
-import { expect, test } from './fixtures.ts';
+import { chooseUsername, expect, test } from './fixtures.ts';
 
 /** Records any payload that runs, and any dialog it opens, before the app's own scripts load. */
 async function watchForScripts(page: Page): Promise<() => Promise<string[]>> {
@@ -120,10 +120,7 @@ test('fifty XSS payloads in every field people type run nowhere', async ({ brows
   // The forum: rooms named and described with payloads, and messages full of them.
   await student.goto('/userprofile/discussion-forum');
   const stamp = String(Date.now()).slice(-5);
-  await student.getByLabel('Username', { exact: true }).fill(`xss_${stamp}`);
-  await student.getByRole('button', { name: 'Continue' }).click();
-  // Saved once the page says so: a room created before is refused for want of a username.
-  await expect(student.getByText('You chat as')).toContainText(`xss_${stamp}`);
+  await chooseUsername(student, `xss_${stamp}`);
   // Room names are unique, so each carries a stamp (a retry makes new ones).
   const rooms = PAYLOADS.filter((payload) => payload.length <= 50)
     .slice(0, 5)
