@@ -8,10 +8,9 @@ const silent = pino({ level: 'silent' });
 
 /**
  * The database as the queue sees it. `onFetch` is called as a worker's fetch that follows a job's
- * insertion is issued;
- * after `close()`, statements are recorded in `late`: each is one a closed pool would have refused
- * with an unhandled rejection ("Cannot use a pool after calling end on the pool"), since pg-boss
- * marks a job done or failed without awaiting the statement.
+ * insertion is issued; after `close()`, statements are recorded in `late`: each is one a closed
+ * pool would have refused with an unhandled rejection ("Cannot use a pool after calling end on
+ * the pool"), since pg-boss marks a job done or failed without awaiting the statement.
  */
 function watchedHandle(handle: DatabaseHandle, onFetch: () => void) {
   const late: string[] = [];

@@ -142,9 +142,13 @@ export function startJobQueue(
   // pg-boss marks a job done or failed without awaiting the statement, so a failure of it is a
   // rejection nobody handles. Stopping therefore waits for the statements it has in flight and
   // for the jobs still running (a worker's fetch in flight as pg-boss stops still hands its job
-  // over, after pg-boss's own wait), before the database may be closed.
-  const inFlight = new Set<Promise<unknown>>();
-  const running = new Set<Promise<unknown>>();
+  // over, after pg-boss's own wait), before the database may be closed: both are kept here.
+  const unsettled = new Set<Promise<unknown>>();
+  const track = (promise: Promise<unknown>) => {
+    unsettled.add(promise);
+    const settled = () => unsettled.delete(promise);
+    promise.then(settled, settled);
+  };
   let stopped = false;
   const boss = new PgBoss({
     ...bossOptions(handle, { migrate: false, supervise: true }),
@@ -155,9 +159,7 @@ export function startJobQueue(
         // left unanswered rather than refused, as pg-boss would not handle the refusal.
         if (stopped) return new Promise<never>(() => {});
         const statement = handle.executeSql(text, values);
-        inFlight.add(statement);
-        const settled = () => inFlight.delete(statement);
-        statement.then(settled, settled);
+        track(statement);
         return statement;
       },
     },
@@ -186,9 +188,7 @@ export function startJobQueue(
             await kind.run(job.data, () => stopping);
             log.info({ job: job.id, kind: kind.name }, 'job done');
           })();
-          running.add(done);
-          const settled = () => running.delete(done);
-          done.then(settled, settled);
+          track(done);
           return done;
         },
       );
@@ -213,7 +213,7 @@ export function startJobQueue(
       await ready.catch(() => {});
       const deadline = Date.now() + stopTimeoutMs;
       await boss.stop({ graceful: true, wait: true, close: false, timeout: stopTimeoutMs });
-      while (inFlight.size > 0 || running.size > 0) {
+      while (unsettled.size > 0) {
         const left = deadline - Date.now();
         if (left <= 0) {
           log.warn(
@@ -221,7 +221,7 @@ export function startJobQueue(
           );
           break;
         }
-        await settledWithin([...inFlight, ...running], left);
+        await settledWithin([...unsettled], left);
         // What a finished job leads to (pg-boss marking it done) is issued a few microtasks on.
         await new Promise((resolve) => setImmediate(resolve));
       }

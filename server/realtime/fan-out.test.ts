@@ -140,11 +140,14 @@ describe('writing broadcasts directly', () => {
     const url = await start();
     const member = await join(url, ['websocket']);
     const engine = countEnginePackets(member.socket);
-    member.socket.on('react', (value: number, ack: (answer: string) => void) =>
-      sendUnhurried(() => ack(`answer ${value}`)),
-    );
+    let asked = false;
+    member.socket.on('react', (value: number, ack: (answer: string) => void) => {
+      asked = true;
+      sendUnhurried(() => ack(`answer ${value}`));
+    });
     const answered = member.client.emitWithAck('react', 7);
-    await vi.waitFor(() => expect(member.socket.listeners('react')).toHaveLength(1));
+    // The acknowledgement is written (and held) once the server has heard the question.
+    await vi.waitFor(() => expect(asked).toBe(true));
     const writes = spyOnWrites(member);
     sendUnhurried(() => member.socket.emit('direct', 1));
     for (let turn = 0; turn < 3; turn += 1) await nextTurn();
