@@ -13,6 +13,9 @@ interface Member {
   received: string[];
 }
 
+/** A wait for unhurried frames that no slow turn outlasts: only a hurried write releases them. */
+const HELD_MS = 10_000;
+
 describe('writing broadcasts directly', () => {
   let http: HttpServer | undefined;
   let io: Server | undefined;
@@ -24,10 +27,14 @@ describe('writing broadcasts directly', () => {
     http = undefined;
   });
 
-  async function start() {
+  /**
+   * `unhurriedWaitMs`: a test that checks a frame is held until a hurried write takes it gives it
+   * longer than UNHURRIED_WAIT_MS, so that a slow turn on a busy machine cannot let it go first.
+   */
+  async function start(unhurriedWaitMs?: number) {
     http = createServer();
     io = new Server(http);
-    writeBroadcastsDirectly(io);
+    writeBroadcastsDirectly(io, { unhurriedWaitMs });
     await new Promise<void>((resolve) => http!.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   }
@@ -114,7 +121,7 @@ describe('writing broadcasts directly', () => {
   });
 
   it('holds an unhurried broadcast for the next broadcast to the member, and sends both in one write', async () => {
-    const url = await start();
+    const url = await start(HELD_MS);
     const member = await join(url, ['websocket']);
     const writes = spyOnWrites(member);
     sendUnhurried(() => io!.to('r').emit('summary', 1));
@@ -137,19 +144,19 @@ describe('writing broadcasts directly', () => {
   });
 
   it('holds an unhurried event or acknowledgement to one socket like an unhurried broadcast', async () => {
-    const url = await start();
+    const url = await start(HELD_MS);
     const member = await join(url, ['websocket']);
     const engine = countEnginePackets(member.socket);
-    let asked = false;
+    const writes = spyOnWrites(member);
+    let heard!: () => void;
+    const asked = new Promise<void>((resolve) => (heard = resolve));
     member.socket.on('react', (value: number, ack: (answer: string) => void) => {
-      asked = true;
       sendUnhurried(() => ack(`answer ${value}`));
+      sendUnhurried(() => member.socket.emit('direct', 1));
+      heard();
     });
     const answered = member.client.emitWithAck('react', 7);
-    // The acknowledgement is written (and held) once the server has heard the question.
-    await vi.waitFor(() => expect(asked).toBe(true));
-    const writes = spyOnWrites(member);
-    sendUnhurried(() => member.socket.emit('direct', 1));
+    await asked;
     for (let turn = 0; turn < 3; turn += 1) await nextTurn();
     expect(member.received).toEqual([]);
     io!.to('r').emit('note', 2);

@@ -130,8 +130,13 @@ interface SenderStatics {
  * An unhurried write ({@link sendUnhurried}) stays corked up to UNHURRIED_WAIT_MS instead, for a
  * hurried write to the member to take along; an unhurried event to one socket takes this path
  * too. A member who has stopped reading is dropped once UNREAD_BYTES_MAX is waiting for it.
+ * `unhurriedWaitMs` replaces UNHURRIED_WAIT_MS for tests that must see a frame held however slow
+ * the machine is.
  */
-export function writeBroadcastsDirectly(io: Server) {
+export function writeBroadcastsDirectly(
+  io: Server,
+  { unhurriedWaitMs = UNHURRIED_WAIT_MS }: { unhurriedWaitMs?: number } = {},
+) {
   const corked = new Set<RawWebSocketStream>();
   let uncorkThisTurn = false;
   let uncorkTimer: NodeJS.Timeout | undefined;
@@ -154,7 +159,7 @@ export function writeBroadcastsDirectly(io: Server) {
   /** Everything corked goes within UNHURRIED_WAIT_MS, unless a hurried write takes it sooner. */
   const flushSoon = () => {
     if (uncorkThisTurn || uncorkTimer) return;
-    uncorkTimer = setTimeout(uncorkAll, UNHURRIED_WAIT_MS);
+    uncorkTimer = setTimeout(uncorkAll, unhurriedWaitMs);
     uncorkTimer.unref();
   };
 
