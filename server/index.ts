@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { backfillNameSkeletons } from './commands/backfill-name-skeletons.ts';
 import { openDatabase } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { maintainTables } from './db/maintenance.ts';
 import { seedDemoData } from './db/seed.ts';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { searchByMeaningWarning } from './db/vector.ts';
@@ -47,10 +48,18 @@ async function main(): Promise<void> {
   // Before the demo rooms, which must not take a name that an existing room already looks like.
   const names = await backfillNameSkeletons(database.db, config.library.name);
   const seeded = config.demoData ? await seedDemoData(database.db) : 0;
+  // On PGlite, statistics for the tables never analyzed (a new or seeded database) before the
+  // first request rather than in a burst a minute into it; the sweeper keeps them (decision 046).
+  const analyzed = await maintainTables(database);
 
   const app = await buildApp({ config, database });
   app.log.info(
-    { database: database.kind, migrationsApplied: applied, demoRowsInserted: seeded },
+    {
+      database: database.kind,
+      migrationsApplied: applied,
+      demoRowsInserted: seeded,
+      tablesAnalyzed: analyzed.length,
+    },
     'database ready',
   );
   // Everything else works without pgvector; whoever runs the server should still know it is off.

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { pruneAbandonedUploads } from './catalogue/import/uploads.ts';
 import { queueHourlyPopularity } from './catalogue/popularity.ts';
 import type { DatabaseHandle } from './db/client.ts';
-import { maintainTables } from './db/maintenance.ts';
+import { MAINTENANCE_INTERVAL_MS, maintainTables } from './db/maintenance.ts';
 import { queueItemEmbedding } from './embeddings/embed-items.ts';
 import { pruneIdempotencyKeys } from './http/idempotency.ts';
 import { pruneRateLimits } from './http/rate-limit.ts';
@@ -38,8 +38,9 @@ export async function sweep(database: DatabaseHandle, now: Date): Promise<number
  * addresses in rate-limit keys no longer than their window. It also queues the minute's notices
  * job (decision 031): once per minute whatever the number of processes, by a singleton key; the
  * hourly recount of circulation, for search's ties, the same way; and every few minutes the
- * embedding of items for search by meaning. On PGlite it also analyzes and vacuums the tables
- * that need it, as PostgreSQL's autovacuum would (`maintainTables`).
+ * embedding of items for search by meaning. On PGlite, every MAINTENANCE_INTERVAL_MS, it also
+ * analyzes and vacuums the tables that need it, as PostgreSQL's autovacuum would
+ * (`maintainTables`).
  */
 export function startSweeper(
   app: FastifyInstance,
@@ -53,14 +54,6 @@ export function startSweeper(
     } catch (error) {
       app.log.warn({ err: error }, 'the sweep failed; it runs again in a minute');
     }
-    // On PGlite, what autovacuum does elsewhere: planner statistics and dead rows (decision 046).
-    await maintainTables(context.database).then(
-      (done) => {
-        if (done.length > 0) app.log.debug({ tables: done }, 'tables analyzed or vacuumed');
-      },
-      (error: unknown) =>
-        app.log.warn({ err: error }, 'tables were not analyzed; they are again in a minute'),
-    );
     // After the sweep, so the notices see the offers it has just passed on.
     if (context.jobs) {
       await queueMinuteNotices(context.jobs).catch((error: unknown) =>
@@ -83,9 +76,31 @@ export function startSweeper(
       );
     }
   };
+  // On PGlite, what autovacuum does elsewhere: planner statistics and dead rows (decision 046).
+  let maintenanceTimer: NodeJS.Timeout | undefined;
+  let maintaining = false;
+  const maintain = async () => {
+    if (maintaining) return;
+    maintaining = true;
+    try {
+      const done = await maintainTables(context.database);
+      if (done.length > 0) app.log.debug({ tables: done }, 'tables analyzed or vacuumed');
+    } catch (error) {
+      app.log.warn({ err: error }, 'tables were not analyzed; they are again in a moment');
+    } finally {
+      maintaining = false;
+    }
+  };
   app.addHook('onReady', async () => {
     timer = setInterval(() => void run(), SWEEP_INTERVAL_MS);
     timer.unref();
+    if (context.database.kind === 'pglite') {
+      maintenanceTimer = setInterval(() => void maintain(), MAINTENANCE_INTERVAL_MS);
+      maintenanceTimer.unref();
+    }
   });
-  app.addHook('onClose', async () => clearInterval(timer));
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    clearInterval(maintenanceTimer);
+  });
 }

@@ -11,6 +11,16 @@ export const ANALYZE_THRESHOLD = { rows: 50, share: 0.1 };
 export const VACUUM_THRESHOLD = { rows: 50, share: 0.2 };
 
 /**
+ * How often PGlite's tables are checked (`startSweeper`). PostgreSQL's autovacuum looks once a
+ * minute; a table that grows from a few rows to thousands within that minute (a busy room's first
+ * minutes, the chat bench) keeps plans made when it was tiny until its next ANALYZE, and a cached
+ * plan is not made again before (a prepared statement's, and the foreign-key checks' own: a check
+ * of each new reaction's message by a scan of every message, 53 ms for a batch of 62 at 24,000
+ * messages, decision 046). The check itself is one read of the statistics views.
+ */
+export const MAINTENANCE_INTERVAL_MS = 10_000;
+
+/**
  * The statistics target of these ANALYZEs (PostgreSQL's default is 100). ANALYZE reads 300 rows
  * per unit of target, so 10 reads 3,000 rows of a table instead of 30,000: on PGlite, whose one
  * thread is the server's, an ANALYZE of the chat bench's messages held every request up to 107 ms
