@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   const names = await backfillNameSkeletons(database.db, config.library.name);
   const seeded = config.demoData ? await seedDemoData(database.db) : 0;
   // On PGlite, statistics for the tables never analyzed (a new or seeded database) before the
-  // first request rather than in a burst a minute into it; the sweeper keeps them (decision 046).
+  // first request rather than in a burst under load; the sweeper's timer keeps them (decision 046).
   const analyzed = await maintainTables(database);
 
   const app = await buildApp({ config, database });
