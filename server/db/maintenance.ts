@@ -46,8 +46,8 @@ export interface TableMaintenance {
  * What PostgreSQL's autovacuum does, for PGlite, which has none (it runs PostgreSQL as a single
  * process; the autovacuum launcher never starts): each table whose changes since its last ANALYZE
  * or whose dead rows pass autovacuum's thresholds, or that has rows and was never analyzed, is
- * analyzed, and vacuumed too when its dead rows call for it. One statement per table, in turn
- * with requests, so they interleave.
+ * analyzed, and vacuumed first when its dead rows call for it. One table at a time, each of its
+ * statements in turn with requests, so they interleave.
  *
  * Without it a PGlite database never has planner statistics: a table of any size is planned as an
  * empty one, and a join the planner thinks cheap becomes a scan of every row. A batch of 75
