@@ -44,7 +44,13 @@ export async function sweep(database: DatabaseHandle, now: Date): Promise<number
  */
 export function startSweeper(
   app: FastifyInstance,
-  context: { database: DatabaseHandle; now: () => Date; jobs?: JobQueue },
+  context: {
+    database: DatabaseHandle;
+    now: () => Date;
+    jobs?: JobQueue;
+    /** Tests check the maintenance's wiring sooner than every MAINTENANCE_INTERVAL_MS. */
+    maintenanceIntervalMs?: number;
+  },
 ) {
   let timer: NodeJS.Timeout | undefined;
   const run = async () => {
@@ -95,7 +101,8 @@ export function startSweeper(
     timer = setInterval(() => void run(), SWEEP_INTERVAL_MS);
     timer.unref();
     if (context.database.kind === 'pglite') {
-      maintenanceTimer = setInterval(() => void maintain(), MAINTENANCE_INTERVAL_MS);
+      const every = context.maintenanceIntervalMs ?? MAINTENANCE_INTERVAL_MS;
+      maintenanceTimer = setInterval(() => void maintain(), every);
       maintenanceTimer.unref();
     }
   });
