@@ -93,8 +93,11 @@ export async function chatter(
 
 /** Chooses `username` on the forum's first screen and waits until it is saved. */
 export async function chooseUsername(page: Page, username: string): Promise<void> {
-  await page.getByLabel('Username', { exact: true }).fill(username);
-  await page.getByRole('button', { name: 'Continue' }).click();
+  const field = page.getByLabel('Username', { exact: true });
+  await field.fill(username);
+  // Enter, as many type it: a click lands where the button was a moment before, and a slow first
+  // connection's notice above the form may just have moved it (`ConnectionNotice`).
+  await field.press('Enter');
   // Saved once the page says so: the room list's heading shows before, and a room created then
   // is refused ("Please enter both a username and room name").
   await expect(page.getByText('You chat as')).toContainText(username);
