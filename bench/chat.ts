@@ -293,7 +293,7 @@ async function connectBare(url: string, index: number, room: string): Promise<Be
 function connectChat(url: string, index: number, cookie: string): Promise<WireSocket> {
   return connectSocketIo(url, cookie, {
     // Only `42["receive_message",…`: room_history and room_metadata also start with "r", and
-    // reactions_batch with "re" (a frame of 15 KB a second to every member, not to be scanned).
+    // reactions_batch with "re" (a frame of some KB a second to every member, not to be scanned).
     onEvent: (data, now) => {
       if (data[4] === 0x72 && data[5] === 0x65 && data[6] === 0x63) onDelivery(index, data, now);
     },

@@ -525,11 +525,9 @@ export const REACTIONS_BATCH_MAX = 100;
 export const REACTIONS_FANOUT_MS = 1_000;
 
 /**
- * `reactions_batch`: the room's messages whose reactions changed since the last one, each with
- * all its reactions now (`[]`: none left), at most once per `REACTIONS_FANOUT_MS` per room and
- * process, whoever reacted (decision 043): a room of 500 reacting each second costs each member
- * one frame a second. No `mine`: one payload for the room; a person's own toggles reach their
- * sockets at once as `reactions_changed`.
+ * A room's reactions since its last batch, as the browser uses them: the messages whose reactions
+ * changed, each with all its reactions now (`[]`: none left). On the wire it is packed
+ * (`PackedReactionsBatch`); `unpackReactionsBatch` gives this back.
  */
 export const reactionsBatchSchema = z.object({
   roomName: z.string(),
@@ -538,6 +536,71 @@ export const reactionsBatchSchema = z.object({
     .max(REACTIONS_BATCH_MAX),
 });
 export type ReactionsBatch = z.infer<typeof reactionsBatchSchema>;
+
+/** One reaction in a packed batch: its place in `REACTION_EMOJI`, its count, then its names. */
+const packedReactionSchema = z
+  .tuple(
+    [
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(REACTION_EMOJI.length - 1),
+      z.number().int().min(1).max(DATABASE_INTEGER_MAX),
+    ],
+    z.string(),
+  )
+  .refine((reaction) => reaction.length <= 2 + REACTION_NAMES_MAX, {
+    message: `At most ${REACTION_NAMES_MAX} names`,
+  });
+
+/**
+ * `reactions_batch` on the wire: the room's messages whose reactions changed since the last one,
+ * at most once per `REACTIONS_FANOUT_MS` per room and process, whoever reacted (decision 043): a
+ * room of 500 reacting each second costs each member one frame a second. Each message is
+ * `[messageId, ...reactions]`, each reaction `[emoji index, count, ...names]` (`["9", [0, 2,
+ * "Ada", "Alan"]]`: 👍 twice). Packed because every member gets it every second: 100 messages with
+ * one reaction each were 9.2 KB as objects and are 3.5 KB so (decision 043, session 23). No
+ * `mine`: one payload for the room; a person's own toggles reach their sockets at once as
+ * `reactions_changed`.
+ */
+export const packedReactionsBatchSchema = z.object({
+  roomName: z.string(),
+  messages: z.array(z.tuple([z.string()], packedReactionSchema)).max(REACTIONS_BATCH_MAX),
+});
+export type PackedReactionsBatch = z.infer<typeof packedReactionsBatchSchema>;
+
+/** `batch` as `reactions_batch` carries it (`packedReactionsBatchSchema`). */
+export function packReactionsBatch(batch: ReactionsBatch): PackedReactionsBatch {
+  return {
+    roomName: batch.roomName,
+    messages: batch.messages.map(({ messageId, reactions }) => [
+      messageId,
+      ...reactions.map((reaction): [number, number, ...string[]] => [
+        REACTION_EMOJI.indexOf(reaction.emoji),
+        reaction.count,
+        ...reaction.names,
+      ]),
+    ]),
+  };
+}
+
+/**
+ * A `reactions_batch` as the browser uses it; a reaction whose emoji it does not know (a newer
+ * server's) is left out.
+ */
+export function unpackReactionsBatch(packed: PackedReactionsBatch): ReactionsBatch {
+  return {
+    roomName: packed.roomName,
+    messages: packed.messages.map(([messageId, ...reactions]) => ({
+      messageId,
+      reactions: reactions.flatMap(([emoji, count, ...names]) => {
+        const known = REACTION_EMOJI[emoji];
+        return known ? [{ emoji: known, count, names }] : [];
+      }),
+    })),
+  };
+}
 
 /** The message a reply quotes: a short excerpt, or none when it was deleted or hidden. */
 export const replyQuoteSchema = z.object({
@@ -840,7 +903,7 @@ export interface ServerToClientEvents extends NoticeServerEvents {
   message_updated: (message: ChatMessage) => void;
   moderation_notice: (notice: ModerationNotice) => void;
   reactions_changed: (payload: ReactionsChanged) => void;
-  reactions_batch: (payload: ReactionsBatch) => void;
+  reactions_batch: (payload: PackedReactionsBatch) => void;
   typing_changed: (payload: TypingChanged) => void;
   presence_changed: (payload: PresenceChanged) => void;
   rooms_active: (payload: RoomsActive) => void;

@@ -8,6 +8,7 @@ import {
   THREADS_TEXT,
   type ChatMessage,
   type ReactionsBatch,
+  unpackReactionsBatch,
   type ReactionSummary,
 } from '#contract/socket/chat.ts';
 import { findRoom } from '../chat/store.ts';
@@ -60,7 +61,8 @@ describe.each(testDatabaseKinds())('replies, reactions, edits and deletions on %
   const reactionsHeard = (socket: ChatClient) => {
     const frames: ReactionsBatch[] = [];
     const latest = new Map<string, ReactionSummary[]>();
-    socket.on('reactions_batch', (batch) => {
+    socket.on('reactions_batch', (packed) => {
+      const batch = unpackReactionsBatch(packed);
       frames.push(batch);
       for (const entry of batch.messages) latest.set(entry.messageId, entry.reactions);
     });

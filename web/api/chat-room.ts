@@ -4,6 +4,7 @@ import type {
   Ack,
   ChatMessage,
   ModerationNotice,
+  PackedReactionsBatch,
   ReactionsBatch,
   ReactionsChanged,
   ReportReason,
@@ -12,7 +13,7 @@ import type {
   RoomRules,
   ServerToClientEvents,
 } from '#contract/socket/chat.ts';
-import { MESSAGE_MAX } from '#contract/socket/chat.ts';
+import { MESSAGE_MAX, unpackReactionsBatch } from '#contract/socket/chat.ts';
 import { chatRequest, getChatSocket, leaveChatRoom } from './chat-socket.ts';
 import {
   applyReactions,
@@ -324,8 +325,10 @@ export function useRoom(roomName: string, userId = '') {
     const onReactions = (change: ReactionsChanged) => {
       if (sameRoom(change.roomName, roomName)) dispatch({ type: 'reactions', change, userId });
     };
-    const onReactionsBatch = (batch: ReactionsBatch) => {
-      if (sameRoom(batch.roomName, roomName)) dispatch({ type: 'reactionsBatch', batch });
+    const onReactionsBatch = (packed: PackedReactionsBatch) => {
+      if (sameRoom(packed.roomName, roomName)) {
+        dispatch({ type: 'reactionsBatch', batch: unpackReactionsBatch(packed) });
+      }
     };
     const onUpdated = (message: ChatMessage) => {
       if (sameRoom(message.room, roomName)) dispatch({ type: 'updated', message });

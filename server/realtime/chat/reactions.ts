@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Server } from 'socket.io';
 import {
+  packReactionsBatch,
   REACTION_EMOJI,
   REACTIONS_BATCH_MAX,
   REACTIONS_FANOUT_MS,
@@ -81,10 +82,10 @@ export function createReactionFanOut({
       for (const id of ids) mark(roomId, room.name, id); // the next window tries again
       throw error;
     });
-    const batch = {
+    const batch = packReactionsBatch({
       roomName: room.name,
       messages: ids.map((messageId) => ({ messageId, reactions: reactions.get(messageId) ?? [] })),
-    };
+    });
     // Once a second: it may wait for the room's next message to carry it (`fan-out.ts`).
     sendUnhurried(() => io.local.to(channel(roomId)).emit('reactions_batch', batch));
   };
