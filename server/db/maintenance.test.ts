@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, testDatabaseKinds } from '../test/databases.ts';
+import { addChatMessages as addMessages } from '../test/factories.ts';
 import type { DatabaseHandle } from './client.ts';
 import { maintainTables, SAMPLE_TARGET } from './maintenance.ts';
 
@@ -13,20 +14,6 @@ async function statsOf(database: DatabaseHandle, table: string) {
     WHERE s.schemaname = 'public' AND s.relname = ${table}
   `.execute(database.db);
   return rows[0]!;
-}
-
-/** `count` chat messages in a new room. */
-async function addMessages(database: DatabaseHandle, count: number) {
-  await sql`INSERT INTO users (id, name, email) VALUES ('maintenance', 'M', 'm@example.test')
-    ON CONFLICT DO NOTHING`.execute(database.db);
-  const { rows } = await sql<{ id: string }>`
-    INSERT INTO chat_rooms (name, creator_id, creator_name)
-    VALUES (${`room ${crypto.randomUUID()}`}, 'maintenance', 'M') RETURNING id
-  `.execute(database.db);
-  await sql`
-    INSERT INTO chat_messages (room_id, sender_name, content)
-    SELECT ${rows[0]!.id}, 'M', 'hello ' || g FROM generate_series(1, ${count}) g
-  `.execute(database.db);
 }
 
 describe('maintaining tables on PGlite, which has no autovacuum', () => {

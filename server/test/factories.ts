@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { RegisterRequest, Role } from '#contract/http/users.ts';
+import type { DatabaseHandle } from '../db/client.ts';
 import type { TestApp } from './app.ts';
 import { TestClient } from './http.ts';
 
@@ -97,4 +99,21 @@ export async function signedInPeople(
     );
   }
   return people;
+}
+
+/**
+ * `count` chat messages in a new room of a person made for them, straight into the tables: for
+ * tests of the tables themselves (their statistics, their upkeep), not of the chat's rules.
+ */
+export async function addChatMessages(database: DatabaseHandle, count: number): Promise<void> {
+  await sql`INSERT INTO users (id, name, email) VALUES ('chat-rows', 'C', 'chat-rows@example.test')
+    ON CONFLICT DO NOTHING`.execute(database.db);
+  const { rows } = await sql<{ id: string }>`
+    INSERT INTO chat_rooms (name, creator_id, creator_name)
+    VALUES (${`room ${crypto.randomUUID()}`}, 'chat-rows', 'C') RETURNING id
+  `.execute(database.db);
+  await sql`
+    INSERT INTO chat_messages (room_id, sender_name, content)
+    SELECT ${rows[0]!.id}, 'C', 'hello ' || g FROM generate_series(1, ${count}) g
+  `.execute(database.db);
 }
