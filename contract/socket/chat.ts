@@ -537,36 +537,30 @@ export const reactionsBatchSchema = z.object({
 });
 export type ReactionsBatch = z.infer<typeof reactionsBatchSchema>;
 
-/** One reaction in a packed batch: its place in `REACTION_EMOJI`, its count, then its names. */
-const packedReactionSchema = z
-  .tuple(
-    [
-      z
-        .number()
-        .int()
-        .min(0)
-        .max(REACTION_EMOJI.length - 1),
-      z.number().int().min(1).max(DATABASE_INTEGER_MAX),
-    ],
-    z.string(),
-  )
-  .refine((reaction) => reaction.length <= 2 + REACTION_NAMES_MAX, {
-    message: `At most ${REACTION_NAMES_MAX} names`,
-  });
+/** One reaction in a packed batch: its place in `REACTION_EMOJI`, its count, its names. */
+const packedReactionSchema = z.tuple([
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(REACTION_EMOJI.length - 1),
+  z.number().int().min(1).max(DATABASE_INTEGER_MAX),
+  z.array(z.string()).max(REACTION_NAMES_MAX),
+]);
 
 /**
  * `reactions_batch` on the wire: the room's messages whose reactions changed since the last one,
  * at most once per `REACTIONS_FANOUT_MS` per room and process, whoever reacted (decision 043): a
  * room of 500 reacting each second costs each member one frame a second. Each message is
- * `[messageId, ...reactions]`, each reaction `[emoji index, count, ...names]` (`["9", [0, 2,
- * "Ada", "Alan"]]`: 👍 twice). Packed because every member gets it every second: 100 messages with
- * one reaction each were 9.2 KB as objects and are 3.5 KB so (decision 043, session 23). No
+ * `[messageId, reactions]`, each reaction `[emoji index, count, names]` (`["9", [[0, 2, ["Ada",
+ * "Alan"]]]]`: 👍 twice). Packed because every member gets it every second: 100 messages with one
+ * reaction each were 9.2 KB as objects and are 3.9 KB so (decision 043, session 23). No
  * `mine`: one payload for the room; a person's own toggles reach their sockets at once as
  * `reactions_changed`.
  */
 export const packedReactionsBatchSchema = z.object({
   roomName: z.string(),
-  messages: z.array(z.tuple([z.string()], packedReactionSchema)).max(REACTIONS_BATCH_MAX),
+  messages: z.array(z.tuple([z.string(), z.array(packedReactionSchema)])).max(REACTIONS_BATCH_MAX),
 });
 export type PackedReactionsBatch = z.infer<typeof packedReactionsBatchSchema>;
 
@@ -576,10 +570,10 @@ export function packReactionsBatch(batch: ReactionsBatch): PackedReactionsBatch 
     roomName: batch.roomName,
     messages: batch.messages.map(({ messageId, reactions }) => [
       messageId,
-      ...reactions.map((reaction): [number, number, ...string[]] => [
-        REACTION_EMOJI.indexOf(reaction.emoji),
-        reaction.count,
-        ...reaction.names,
+      reactions.map(({ emoji, count, names }): [number, number, string[]] => [
+        REACTION_EMOJI.indexOf(emoji),
+        count,
+        names,
       ]),
     ]),
   };
@@ -592,9 +586,9 @@ export function packReactionsBatch(batch: ReactionsBatch): PackedReactionsBatch 
 export function unpackReactionsBatch(packed: PackedReactionsBatch): ReactionsBatch {
   return {
     roomName: packed.roomName,
-    messages: packed.messages.map(([messageId, ...reactions]) => ({
+    messages: packed.messages.map(([messageId, reactions]) => ({
       messageId,
-      reactions: reactions.flatMap(([emoji, count, ...names]) => {
+      reactions: reactions.flatMap(([emoji, count, names]) => {
         const known = REACTION_EMOJI[emoji];
         return known ? [{ emoji: known, count, names }] : [];
       }),

@@ -168,7 +168,7 @@ function numberArbitrary(schema: JsonSchema): fc.Arbitrary<number> {
 /**
  * Values for a JSON Schema: valid-shaped ones, or (with `corrupt`) the same with hostile values,
  * missing and extra properties mixed in at any depth. Covers what `z.toJSONSchema` writes: the
- * primitive types, `enum`, `const`, objects, arrays, `anyOf`/`oneOf`/`allOf` and `$ref` to `$defs`.
+ * primitive types, `enum`, `const`, objects, arrays, tuples (`prefixItems`), `anyOf`/`oneOf`/`allOf` and `$ref` to `$defs`.
  */
 export function arbitraryFor(
   schema: JsonSchema,
@@ -229,6 +229,18 @@ export function arbitraryFor(
     case 'null':
       return weighted(fc.constant(null), corrupt);
     case 'array': {
+      if (Array.isArray(schema.prefixItems)) {
+        // A tuple (zod's `z.tuple`): each place its own schema; no rest unless `items` says.
+        const places = (schema.prefixItems as JsonSchema[]).map((place) => recurse(place));
+        const rest =
+          schema.items && typeof schema.items === 'object'
+            ? fc.array(recurse(schema.items as JsonSchema), { maxLength: 3 })
+            : fc.constant([]);
+        return weighted(
+          fc.tuple(fc.tuple(...places), rest).map(([fixed, more]) => [...fixed, ...more]),
+          corrupt,
+        );
+      }
       const items = schema.items ? recurse(schema.items as JsonSchema) : hostileValue;
       const minLength = typeof schema.minItems === 'number' ? schema.minItems : 0;
       const maxLength = typeof schema.maxItems === 'number' ? schema.maxItems : 10;
