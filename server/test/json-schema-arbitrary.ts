@@ -168,7 +168,8 @@ function numberArbitrary(schema: JsonSchema): fc.Arbitrary<number> {
 /**
  * Values for a JSON Schema: valid-shaped ones, or (with `corrupt`) the same with hostile values,
  * missing and extra properties mixed in at any depth. Covers what `z.toJSONSchema` writes: the
- * primitive types, `enum`, `const`, objects, arrays, tuples (`prefixItems`), `anyOf`/`oneOf`/`allOf` and `$ref` to `$defs`.
+ * primitive types, `enum`, `const`, objects, arrays, tuples (`prefixItems`),
+ * `anyOf`/`oneOf`/`allOf` and `$ref` to `$defs`.
  */
 export function arbitraryFor(
   schema: JsonSchema,
