@@ -102,9 +102,8 @@ export async function nearestToVector(
   // ranking after it in the same transaction takes the words search's settings
   // (server/catalogue/search.ts, `searchWords`): the indexes, never a scan of the table.
   await sql`SELECT set_config('hnsw.ef_search', ${String(MEANT_NEIGHBOURS * 2)}, true),
-                   set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`.execute(
-    trx,
-  );
+                   set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true),
+                   set_config('plan_cache_mode', 'force_generic_plan', true)`.execute(trx);
   const { rows } = await sql<{ item_id: string }>`
     SELECT n.item_id FROM (
       SELECT e.item_id, e.model, e.embedding::vector(512) <=> ${query}::vector(512) AS distance

@@ -39,10 +39,16 @@ export type SearchRow = Pick<
   | 'withdrawn_at'
 >;
 
+/**
+ * A row of a search's page: a {@link SearchRow} and how many copies the library holds, so the
+ * route reads the shelves of those items alone.
+ */
+export type SearchHit = SearchRow & Pick<Selectable<ItemsTable>, 'copies'>;
+
 /** What a search found: one page of rows, the total, counts per type and maybe a correction. */
 export interface SearchResult {
   total: number;
-  rows: SearchRow[];
+  rows: SearchHit[];
   facets: Record<ItemType, number>;
   /** More than {@link SEARCH_COUNT_LIMIT} matched: `total` is the limit (a lower bound). */
   totalCapped?: boolean;
@@ -125,9 +131,22 @@ export function fieldFilters(query: {
   return filters;
 }
 
-/** A word query restricted to one type, through the type lexeme of {@link searchDocument}. */
+/**
+ * `text` parsed as an English tsquery once per statement: a scalar subquery, which PostgreSQL
+ * runs once (an InitPlan) and an index scan still takes as its key. `to_tsquery` is stable, not
+ * immutable, so written bare in a row's test it parses and stems the words again for every row
+ * tested: a third of a broad search's time (200 candidates, seven tests each).
+ */
+function parsedQuery(text: string): RawBuilder<unknown> {
+  return sql`(SELECT to_tsquery('english', ${text}))`;
+}
+
+/**
+ * A word query (a {@link parsedQuery}) restricted to one type, through the type lexeme of
+ * {@link searchDocument}; combined once per statement too.
+ */
 function ofType(tsquery: RawBuilder<unknown>, type: ItemType | undefined): RawBuilder<unknown> {
-  return type ? sql`(${tsquery} && ${`kind_${type}`}::tsquery)` : tsquery;
+  return type ? sql`(SELECT ${tsquery} && ${`kind_${type}`}::tsquery)` : tsquery;
 }
 
 /**
@@ -203,7 +222,7 @@ export function arxivIdOf(q: string): string | null {
 }
 
 const SEARCH_COLUMNS = sql`i.id, i.kind, i.title, i.authors, i.year, i.subjects, i.description,
-  i.cover_url, i.drive_link, i.url, i.page_count, i.withdrawn_at`;
+  i.cover_url, i.drive_link, i.url, i.page_count, i.withdrawn_at, i.copies`;
 
 type Counts = Record<ItemType, number | string> & { hits: number | string };
 
@@ -341,6 +360,10 @@ async function searchWords(
     // A stop word ('the', 'of') means nothing to full-text search; a query of them alone is
     // dropped, as the filters still apply. The settings above go in the same statement: each
     // statement has a fixed cost, most of all on PGlite.
+    // The statements after it are prepared (decision 035) and run with their generic plan: left to
+    // choose, PostgreSQL kept planning some shapes anew on every run (2-3 ms each on PGlite), as
+    // their generic plan's estimate looked dearer than their custom plans', though it ran no
+    // slower on any of the bench's queries.
     // Whether the vocabulary knows each word goes in the same statement: only a word it does not
     // know (the last one, being typed, not even as the start of a word) has its corrections
     // looked up; a search of known words (most) sends no other statement before its own.
@@ -350,6 +373,7 @@ async function searchWords(
       documents: number[];
     }>`${PREPARED}
       SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true),
+             set_config('plan_cache_mode', 'force_generic_plan', true),
              (SELECT array_agg(numnode(to_tsquery('english', w)) ORDER BY n)
               FROM unnest(${words}::text[]) WITH ORDINALITY AS t (w, n)) AS nodes,
              (SELECT array_agg(coalesce((SELECT s.documents FROM search_words s WHERE s.word = w), 0)
@@ -446,7 +470,7 @@ async function searchWords(
         }
       }
     }
-    const tsquery = sql`to_tsquery('english', ${level?.match ?? termsQuery(used)})`;
+    const tsquery = parsedQuery(level?.match ?? termsQuery(used));
     return {
       ...result,
       matched: sql`${searchDocument} @@ ${ofType(tsquery, query.type)}`,
@@ -761,15 +785,15 @@ async function rankedSearch(
   const filtered = filters.length > 0 ? sql`AND ${sql.join(filters, sql` AND `)}` : sql``;
   const offset = (query.page - 1) * query.pageSize;
   const pageRows = Math.max(0, Math.min(query.pageSize, limit - offset));
-  const tsquery = sql`to_tsquery('english', ${level?.match ?? termsQuery(terms)})`;
+  const tsquery = parsedQuery(level?.match ?? termsQuery(terms));
   // Every word, whatever the level: an exact title, or a title and its author, holds them all.
-  const allWords = level ? sql`to_tsquery('english', ${termsQuery(terms)})` : tsquery;
+  const allWords = level ? parsedQuery(termsQuery(terms)) : tsquery;
   // The same with the last word whole, not as a prefix: 'life' finds 'Run for Your Life' before
   // 'Lifeguard'.
   const last = terms.at(-1)!;
   const whole = level
     ? tsquery
-    : sql`to_tsquery('english', ${termsQuery([...terms.slice(0, -1), { ...last, typed: last.word }])})`;
+    : parsedQuery(termsQuery([...terms.slice(0, -1), { ...last, typed: last.word }]));
   // Of some of the words, the weight of those held: all levels' items hold as many, this says
   // which (the rarer the better).
   const weighed = level
@@ -783,18 +807,19 @@ async function rankedSearch(
       ? sql.join(
           weighed.map(
             ({ term, weight }) =>
-              sql`${weight}::float8 * (i.search @@ to_tsquery('english', ${termQuery(term)}))::int`,
+              sql`${weight}::float8 * (i.search @@ ${parsedQuery(termQuery(term))})::int`,
           ),
           sql` + `,
         )
       : sql`0`;
   // BM25 (k1 1.2, b 0.75): how often the item holds each word (any of its corrections), and its
-  // length, read in one pass over its words; the average length is the candidates'.
+  // length, read in one pass over its words; the average length is the candidates' Each word's
+  // lexemes are worked out once per statement (a scalar subquery), not for every word read.
   const wordCounts = level?.graded
     ? sql`(SELECT ARRAY[${sql.join(
         weighed.map(
           ({ term }) =>
-            sql`coalesce(sum(u.n) FILTER (WHERE u.lexeme = ANY (tsvector_to_array(to_tsvector('english', ${[term.word, ...term.alternatives].join(' ')})))), 0)`,
+            sql`coalesce(sum(u.n) FILTER (WHERE u.lexeme = ANY ((SELECT tsvector_to_array(to_tsvector('english', ${[term.word, ...term.alternatives].join(' ')})))::text[])), 0)`,
         ),
         sql`, `,
       )}, sum(u.n)]
@@ -810,15 +835,17 @@ async function rankedSearch(
       )
     : sql`t.held`;
   const meant = near.length > 0;
-  const anyWord = sql`to_tsquery('english', ${terms
-    .filter((term) => term.dropped === undefined)
-    .map(termQuery)
-    .join(' | ')})`;
+  const anyWord = parsedQuery(
+    terms
+      .filter((term) => term.dropped === undefined)
+      .map(termQuery)
+      .join(' | '),
+  );
   // Each probe of the level, by the index, of the type and filters searched.
   const probed = sql.join(
     (level?.probes ?? []).map(
       (probe) => sql`UNION SELECT id FROM (SELECT i.id FROM items i
-        WHERE ${searchDocument} @@ ${ofType(sql`to_tsquery('english', ${probe.match})`, query.type)}
+        WHERE ${searchDocument} @@ ${ofType(parsedQuery(probe.match), query.type)}
         ${filtered} LIMIT ${probe.limit}) p`,
     ),
     sql` `,
@@ -856,7 +883,7 @@ async function rankedSearch(
       ? sql`0`
       : sql.join(
           corrected.map((term) => {
-            const typed = sql`i.search @@ to_tsquery('english', ${term.typed})`;
+            const typed = sql`i.search @@ ${parsedQuery(term.typed)}`;
             const near = term.near ?? term.alternatives.length;
             if (term.dropped !== undefined || near === term.alternatives.length) {
               return sql`(NOT ${typed})::int`;
@@ -864,7 +891,7 @@ async function rankedSearch(
             if (near === 0) return sql`(CASE WHEN ${typed} THEN 0 ELSE 2 END)`;
             const nearQuery = term.alternatives.slice(0, near).join(' | ');
             return sql`(CASE WHEN ${typed} THEN 0
-              WHEN i.search @@ to_tsquery('english', ${nearQuery}) THEN 1 ELSE 2 END)`;
+              WHEN i.search @@ ${parsedQuery(nearQuery)} THEN 1 ELSE 2 END)`;
           }),
           sql` + `,
         );
@@ -878,7 +905,7 @@ async function rankedSearch(
           : sql`CASE ${sql.join(
               [term.typed, ...term.alternatives].map(
                 (choice, index) =>
-                  sql`WHEN i.search @@ to_tsquery('english', ${choice}) THEN ${
+                  sql`WHEN i.search @@ ${parsedQuery(choice)} THEN ${
                     index === 0 ? term.word : choice
                   }::text`,
               ),
@@ -938,7 +965,7 @@ async function rankedSearch(
       ${a}.rank DESC, ${a}.year DESC NULLS LAST, ${a}.title, ${a}.id`;
   };
   const statement = sql<
-    SearchRow &
+    SearchHit &
       Counts &
       FacetRow & {
         typed: number | string;
@@ -1092,6 +1119,7 @@ async function rankedSearch(
       url: row.url,
       page_count: row.page_count,
       withdrawn_at: row.withdrawn_at,
+      copies: row.copies,
     })),
     facets,
     facetCounts: facetCountsOf(counts),
@@ -1119,11 +1147,11 @@ async function searchFilters(
   for (const row of counts) facets[row.kind] = Number(row.count);
   const total = query.type ? facets[query.type] : facets.book + facets.paper + facets.course;
 
-  let rows: SearchRow[] = [];
+  let rows: SearchHit[] = [];
   if (total > 0 && (query.page - 1) * query.pageSize < total) {
     const typed = query.type ? sql`${where} AND i.kind = ${query.type}` : where;
     rows = (
-      await sql<SearchRow>`${PREPARED}
+      await sql<SearchHit>`${PREPARED}
         SELECT ${SEARCH_COLUMNS}
         FROM items i
         WHERE ${typed}
@@ -1180,7 +1208,7 @@ async function suggestCorrection(
     if (combination.words.every((word, index) => word === words[index])) continue;
     const { rows } = await sql`
       SELECT 1 FROM items i
-      WHERE ${searchDocument} @@ to_tsquery('english', ${combination.words.join(' & ')})
+      WHERE ${searchDocument} @@ ${parsedQuery(combination.words.join(' & '))}
         AND i.withdrawn_at IS NULL
       LIMIT 1
     `.execute(db);

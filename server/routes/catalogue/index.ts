@@ -92,12 +92,13 @@ export async function catalogueRoutes(
         }),
         federated ? external.search(query.q) : Promise.resolve(undefined),
       ]);
-      // Copies of the page's items, counted in two statements: where to find them, and how many
-      // can be reserved.
       if (!withdrawn) recordSearch(context.insights, request, query, result.total);
+      // Copies of the page's items the library holds (none for papers and courses), counted in
+      // two statements: where to find them, and how many can be reserved. A page without any
+      // sends neither.
       const shelves = await summariseShelves(
         db,
-        result.rows.map((row) => row.id),
+        result.rows.filter((row) => row.copies > 0).map((row) => row.id),
         context.now(),
       );
       return {
