@@ -923,9 +923,10 @@ async function rankedSearch(
         ? GRADED_HITS
         : RANKED_HITS;
   const anyType = query.type
-    ? sql`, any_type AS MATERIALIZED (
-        SELECT i.kind FROM items i WHERE ${searchDocument} @@ ${tsquery} ${filtered} LIMIT ${limit + 1}
-      )`
+    ? sql`, type_matches AS MATERIALIZED (
+        SELECT i.kind FROM items i WHERE ${searchDocument} @@ ${tsquery} ${filtered}
+      ),
+      any_type AS MATERIALIZED (SELECT * FROM type_matches LIMIT ${limit + 1})`
     : sql``;
   const counted = query.type ? sql`any_type` : sql`hits`;
   // Items near the query's meaning that the words did not find: of any type (for the counts per
@@ -983,15 +984,21 @@ async function rankedSearch(
              ARRAY(SELECT ${titleKey(sql`t`)} FROM unnest(${titles}::text[]) AS t) AS keys,
              ARRAY(SELECT digi_title_words(t) FROM unnest(${titles}::text[]) AS t) AS verbatim
     ),
-    hits AS MATERIALIZED (
+    -- Each set of matches is a CTE without a LIMIT, read by another with it: a CTE is planned to
+    -- be read to the end, so its plan is the full-text index's whatever the limit (a generic
+    -- plan knows no limit, and a LIMIT planned in place made PostgreSQL 15 read a whole b-tree
+    -- in its order instead); the reading still stops at the limit.
+    word_matches AS MATERIALIZED (
       SELECT i.id, i.kind, i.year, i.subjects, ${freeNow(now)} AS free FROM items i
       WHERE ${searchDocument} @@ ${ofType(tsquery, query.type)} ${filtered}
-      LIMIT ${limit + 1}
-    ) ${anyType} ${nearHits} ${allHits},
-    title_hits AS MATERIALIZED (
+    ),
+    hits AS MATERIALIZED (SELECT * FROM word_matches LIMIT ${limit + 1}) ${anyType} ${nearHits} ${allHits},
+    title_matches AS MATERIALIZED (
       SELECT i.id FROM items i
       WHERE ${title} @@ ${tsquery} ${ofKind} ${filtered}
-      LIMIT ${level?.graded ? 0 : TITLE_CANDIDATES}
+    ),
+    title_hits AS MATERIALIZED (
+      SELECT * FROM title_matches LIMIT ${level?.graded ? 0 : TITLE_CANDIDATES}
     ),
     exact_hits AS MATERIALIZED (
       SELECT i.id FROM items i, query_words q

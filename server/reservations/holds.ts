@@ -76,7 +76,9 @@ export function heldCopies(eb: ExpressionBuilder<Database & { i: ItemsTable }, '
     .selectFrom('queued_holds as q')
     .select((inner) => inner.fn.countAll<string>().as('n'))
     .whereRef('q.item_id', '=', 'i.id')
-    .where((inner) => inner.or([inner('q.status', '=', 'queued'), liveOffer(now)]));
+    // The status as a literal, not a parameter: a prepared statement's generic plan can then
+    // prove the queue index's condition (status queued or offered) and use it.
+    .where((inner) => inner.or([sql<boolean>`q.status = 'queued'`, liveOffer(now)]));
   return sql<string>`((${reservations}) + (${queue}))`.as('held');
 }
 
