@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -71,6 +71,8 @@ export async function benchDatabases(
   const wanted = (name: string) => !options.engines || options.engines.includes(name);
   if (wanted('PGlite')) {
     const folder = options.keep ?? mkdtempSync(path.join(tmpdir(), 'digi-bench-'));
+    // PGlite makes its own folder, not the ones above it: a kept folder may not exist yet.
+    mkdirSync(folder, { recursive: true });
     const pglite = wrapPglite(await createPglite({ dataDir: path.join(folder, 'pglite') }));
     await migrate(pglite);
     result.push({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anyWordLevel, matchLevels, type QueryTerm } from './search.ts';
+import { anyWordLevel, matchedText, matchLevels, type QueryTerm } from './search.ts';
 
 const term = (word: string, extra: Partial<QueryTerm> = {}): QueryTerm => ({
   word,
@@ -93,5 +93,25 @@ describe('anyWordLevel (the words’ side of a ranking with meaning)', () => {
     // Its matches are the candidates: no probe.
     expect(one!.probes).toEqual([]);
     expect(anyWordLevel([term('the')], [true], { documents: [0], total: 10 })).toBeUndefined();
+  });
+});
+
+describe('matchedText (what a corrected hit was found for)', () => {
+  it("takes each corrected word's first choice the hit holds, the others as typed", () => {
+    const terms = [
+      term('harry'),
+      term('poter', { alternatives: ['potter', 'poster'] }),
+      term('otehr', { dropped: 'other' }),
+      term('ston', { typed: 'ston:*', alternatives: ['stone'] }),
+    ];
+    // Choices in order: poter, potter, poster; ston:*, stone.
+    expect(matchedText(terms, [false, true, true, false, true])).toBe('harry potter other stone');
+    // The word as typed, when the hit holds it, is said as typed (not its prefix form).
+    expect(matchedText(terms, [true, false, false, true, false])).toBe('harry poter other ston');
+  });
+
+  it('leaves out a corrected word the hit holds no choice of', () => {
+    const terms = [term('frankenstien', { alternatives: ['frankenstein'] }), term('mary')];
+    expect(matchedText(terms, [false, false])).toBe('mary');
   });
 });

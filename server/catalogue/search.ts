@@ -757,6 +757,29 @@ async function searchTitleWords(
 }
 
 /**
+ * What a hit that needed corrections was found for: each term's first choice (the word as typed,
+ * then its corrections in order) that `found` (one flag per choice of the corrected terms, in
+ * order) says the hit holds; a dropped slip of a stop word as the stop word; a term that was not
+ * corrected as typed.
+ */
+export function matchedText(terms: readonly QueryTerm[], found: readonly boolean[]): string {
+  const words: string[] = [];
+  let at = 0;
+  for (const term of terms) {
+    if (term.dropped !== undefined) words.push(term.dropped);
+    else if (term.alternatives.length === 0) words.push(term.word);
+    else {
+      const choices = [term.typed, ...term.alternatives];
+      const index = choices.findIndex((_, offset) => found[at + offset] === true);
+      at += choices.length;
+      if (index === 0) words.push(term.word);
+      else if (index > 0) words.push(choices[index]!);
+    }
+  }
+  return words.join(' ');
+}
+
+/**
  * The ranked page of a word search, in one statement. Candidates are chosen by relevance, not by
  * the table's order: every item whose title is exactly the query (an index on the title's words
  * finds them at any size), the first {@link TITLE_CANDIDATES} whose titles hold every word,
@@ -877,42 +900,30 @@ async function rankedSearch(
     (term) => term.alternatives.length > 0 || term.dropped !== undefined,
   );
   // Fewest mistakes first: a word as typed costs nothing, a correction one mistake away one, two
-  // away two (a dropped slip of a stop word, one).
+  // away two (a dropped slip of a stop word, one). Each corrected term is a row of three arrays
+  // (the word as typed, its corrections one mistake away or none, what a candidate holding
+  // neither costs), parsed once in `query_words`: the statement's text is then the same however
+  // many words were corrected, and is kept prepared like any other.
+  const costs = corrected.map((term) => {
+    const near = term.near ?? term.alternatives.length;
+    if (term.dropped !== undefined || near === term.alternatives.length) {
+      return { typed: term.typed, near: null, miss: 1 };
+    }
+    if (near === 0) return { typed: term.typed, near: null, miss: 2 };
+    return { typed: term.typed, near: term.alternatives.slice(0, near).join(' | '), miss: 2 };
+  });
   const corrections =
     corrected.length === 0
       ? sql`0`
-      : sql.join(
-          corrected.map((term) => {
-            const typed = sql`i.search @@ ${parsedQuery(term.typed)}`;
-            const near = term.near ?? term.alternatives.length;
-            if (term.dropped !== undefined || near === term.alternatives.length) {
-              return sql`(NOT ${typed})::int`;
-            }
-            if (near === 0) return sql`(CASE WHEN ${typed} THEN 0 ELSE 2 END)`;
-            const nearQuery = term.alternatives.slice(0, near).join(' | ');
-            return sql`(CASE WHEN ${typed} THEN 0
-              WHEN i.search @@ ${parsedQuery(nearQuery)} THEN 1 ELSE 2 END)`;
-          }),
-          sql` + `,
-        );
-  // For the page's rows, the words each matched: the first of a term's choices found in it.
-  const matchedWords = sql.join(
-    terms.map((term) =>
-      term.dropped !== undefined
-        ? sql`${term.dropped}::text`
-        : term.alternatives.length === 0
-          ? sql`${term.word}::text`
-          : sql`CASE ${sql.join(
-              [term.typed, ...term.alternatives].map(
-                (choice, index) =>
-                  sql`WHEN i.search @@ ${parsedQuery(choice)} THEN ${
-                    index === 0 ? term.word : choice
-                  }::text`,
-              ),
-              sql` `,
-            )} END`,
-    ),
-    sql`, `,
+      : sql`(SELECT coalesce(sum(CASE WHEN i.search @@ c.typed THEN 0
+            WHEN c.near IS NOT NULL AND i.search @@ c.near THEN 1 ELSE c.miss END), 0)::int
+          FROM unnest(q.typed_queries, q.near_queries, q.misses) AS c (typed, near, miss))`;
+  // For the first row, which of each corrected term's choices (as typed, then its corrections)
+  // it holds: `matchedText` says what it was found for.
+  const choices = terms.flatMap((term) =>
+    term.dropped === undefined && term.alternatives.length > 0
+      ? [term.typed, ...term.alternatives]
+      : [],
   );
   const ofKind = query.type ? sql`AND i.kind = ${query.type}` : sql``;
   // Sorted by year or title, every counted match is in the order, so every one is ranked.
@@ -973,16 +984,26 @@ async function rankedSearch(
         meant: number | string;
         pinned: boolean;
         corrections: number | null;
-        matched: string | null;
+        found_choices: boolean[] | null;
       }
   >`${
-    // Planned once per shape (decision 035); a corrected query's shapes are too many to keep.
-    corrected.length === 0 ? PREPARED : sql``
+    // Planned once per shape (decisions 035, 047).
+    PREPARED
   }
     WITH query_words AS MATERIALIZED (
       SELECT tsvector_to_array(to_tsvector('english', ${everyWord})) AS lexemes,
              ARRAY(SELECT ${titleKey(sql`t`)} FROM unnest(${titles}::text[]) AS t) AS keys,
-             ARRAY(SELECT digi_title_words(t) FROM unnest(${titles}::text[]) AS t) AS verbatim
+             ARRAY(SELECT digi_title_words(t) FROM unnest(${titles}::text[]) AS t) AS verbatim,
+             ARRAY(SELECT to_tsquery('english', t)
+                   FROM unnest(${costs.map((cost) => cost.typed)}::text[]) WITH ORDINALITY AS u (t, n)
+                   ORDER BY n) AS typed_queries,
+             ARRAY(SELECT CASE WHEN t IS NOT NULL THEN to_tsquery('english', t) END
+                   FROM unnest(${costs.map((cost) => cost.near)}::text[]) WITH ORDINALITY AS u (t, n)
+                   ORDER BY n) AS near_queries,
+             ${costs.map((cost) => cost.miss)}::int[] AS misses,
+             ARRAY(SELECT to_tsquery('english', t)
+                   FROM unnest(${choices}::text[]) WITH ORDINALITY AS u (t, n)
+                   ORDER BY n) AS choice_queries
     ),
     -- Each set of matches is a CTE without a LIMIT, read by another with it: a CTE is planned to
     -- be read to the end, so its plan is the full-text index's whatever the limit (a generic
@@ -1090,9 +1111,12 @@ async function rankedSearch(
       ORDER BY part, place LIMIT ${pageRows} OFFSET ${offset}
     )
     SELECT c.*, f.*, p.corrections, ${SEARCH_COLUMNS},
-           CASE WHEN p.corrections > 0 THEN concat_ws(' ', ${matchedWords}) END AS matched
+           CASE WHEN p.corrections > 0 THEN ARRAY(
+             SELECT i.search @@ u.choice FROM unnest(w.choice_queries) WITH ORDINALITY AS u (choice, n)
+             ORDER BY u.n) END AS found_choices
     FROM counts c
     CROSS JOIN facet_counts f
+    CROSS JOIN query_words w
     LEFT JOIN (page p JOIN items i ON i.id = p.id) ON true
     ORDER BY p.part, p.place
   `;
@@ -1135,7 +1159,10 @@ async function rankedSearch(
   if (meantCount > 0) result.byMeaning = true;
   if (facetsCapped) result.facetsCapped = true;
   // The first result needed corrections: say what it was found for.
-  if (query.page === 1 && page[0]?.matched) result.correctedQuery = page[0].matched;
+  const first = page[0];
+  if (query.page === 1 && first?.found_choices) {
+    result.correctedQuery = matchedText(terms, first.found_choices);
+  }
   return result;
 }
 
