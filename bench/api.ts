@@ -34,7 +34,7 @@
  * request (from /proc), with this process's own CPU time: on two cores the client competes with
  * the server. Beside the CPU, the statements the app sent to its database per request (its
  * process preloads `bench/count-statements.ts`; `npm start` does not): on PGlite each costs a
- * fixed 0.25–0.4 ms of CPU, so they are most of a request's cost (docs/decisions/019).
+ * fixed 0.1–0.4 ms of CPU (prepared or not), most of a small request's cost (docs/decisions/019).
  *
  * Engines: PGlite (the default) and, when Debian's PostgreSQL is installed, a private cluster.
  * `BENCH_ENGINES=PGlite` or `PostgreSQL` measures one, `BENCH_ROUTES=me,get-books` only those
