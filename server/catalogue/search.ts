@@ -425,6 +425,9 @@ async function searchWords(
     let used = correct(false);
     if (!searchable(used)) {
       // Nothing but stop words ("It", "Me Before You", "nOce"): a title of exactly those words.
+      // Its statements were not written for generic plans (decision 047): from here on
+      // PostgreSQL chooses between custom and generic plans again.
+      await sql`SELECT set_config('plan_cache_mode', 'auto', true)`.execute(trx);
       const byTitle = await searchTitleWords(trx, query, used, filters);
       if (byTitle) return byTitle;
       // Words that were dropped as slips of stop words may still be corrected otherwise.
@@ -836,7 +839,7 @@ async function rankedSearch(
         )
       : sql`0`;
   // BM25 (k1 1.2, b 0.75): how often the item holds each word (any of its corrections), and its
-  // length, read in one pass over its words; the average length is the candidates' Each word's
+  // length, read in one pass over its words; the average length is the candidates'. Each word's
   // lexemes are worked out once per statement (a scalar subquery), not for every word read.
   const wordCounts = level?.graded
     ? sql`(SELECT ARRAY[${sql.join(
@@ -864,12 +867,22 @@ async function rankedSearch(
       .map(termQuery)
       .join(' | '),
   );
-  // Each probe of the level, by the index, of the type and filters searched.
+  // Each probe of the level, by the index, of the type and filters searched: its matches a CTE
+  // of their own, read as far as its limit (as `word_matches` below).
+  const probes = level?.probes ?? [];
+  const probeMatches = sql.join(
+    probes.map(
+      (probe, index) => sql`, ${sql.raw(`probe_${index}`)} AS MATERIALIZED (
+        SELECT i.id FROM items i
+        WHERE ${searchDocument} @@ ${ofType(parsedQuery(probe.match), query.type)} ${filtered}
+      )`,
+    ),
+    sql``,
+  );
   const probed = sql.join(
-    (level?.probes ?? []).map(
-      (probe) => sql`UNION SELECT id FROM (SELECT i.id FROM items i
-        WHERE ${searchDocument} @@ ${ofType(parsedQuery(probe.match), query.type)}
-        ${filtered} LIMIT ${probe.limit}) p`,
+    probes.map(
+      (probe, index) =>
+        sql`UNION SELECT id FROM (SELECT id FROM ${sql.raw(`probe_${index}`)} LIMIT ${probe.limit}) p`,
     ),
     sql` `,
   );
@@ -1020,7 +1033,7 @@ async function rankedSearch(
     ),
     title_hits AS MATERIALIZED (
       SELECT * FROM title_matches LIMIT ${level?.graded ? 0 : TITLE_CANDIDATES}
-    ),
+    ) ${probeMatches},
     exact_hits AS MATERIALIZED (
       SELECT i.id FROM items i, query_words q
       WHERE (i.title_key = ANY (q.keys) OR i.main_title_key = ANY (q.keys))
