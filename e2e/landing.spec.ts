@@ -152,6 +152,9 @@ test.describe('landing page', () => {
 
   test('the keyboard reaches every control in order', async ({ page }) => {
     await page.goto('/');
+    // The footer's links come with the library's details, read after the page shows: tabbing
+    // before they arrive would pass them by (it did once, on a busy machine).
+    await expect(page.getByRole('link', { name: 'LinkedIn (opens in a new tab)' })).toBeVisible();
     const reached: string[] = [];
     for (let step = 0; step < 16; step += 1) {
       await page.keyboard.press('Tab');
