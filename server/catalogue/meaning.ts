@@ -86,6 +86,15 @@ export function queryMeaning(
 }
 
 /**
+ * The planner settings of a search's transaction, as select-list items of its first statement:
+ * the indexes, never a read of the whole table (a LIMIT can make one look cheap), no JIT, and
+ * the prepared statements' generic plans (decision 047). The words search (`searchWords` in
+ * search.ts) and the search by meaning (below) set the same, as the ranking runs after either.
+ */
+export const SEARCH_PLANNER_SETTINGS = sql`set_config('enable_seqscan', 'off', true),
+  set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`;
+
+/**
  * The items nearest to `vector` by cosine distance, nearest first, at most
  * {@link MEANT_NEIGHBOURS} within {@link MEANT_MAX_DISTANCE}, of `model`'s embeddings. The ORDER
  * BY is the HNSW index's expression word for word (server/db/vector.ts), or the index is not
@@ -98,12 +107,10 @@ export async function nearestToVector(
   model: string,
 ): Promise<string[]> {
   const query = `[${Array.from(vector).join(',')}]`;
-  // Read when the index scan starts: a statement of its own, for this transaction alone. The
-  // ranking after it in the same transaction takes the words search's settings
-  // (server/catalogue/search.ts, `searchWords`): the indexes, never a scan of the table.
+  // Read when the index scan starts: a statement of its own, for this transaction alone, with
+  // the search's settings for the ranking that follows in the same transaction.
   await sql`SELECT set_config('hnsw.ef_search', ${String(MEANT_NEIGHBOURS * 2)}, true),
-                   set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true),
-                   set_config('plan_cache_mode', 'force_generic_plan', true)`.execute(trx);
+                   ${SEARCH_PLANNER_SETTINGS}`.execute(trx);
   const { rows } = await sql<{ item_id: string }>`
     SELECT n.item_id FROM (
       SELECT e.item_id, e.model, e.embedding::vector(512) <=> ${query}::vector(512) AS distance

@@ -13,11 +13,17 @@ import {
   facetCountsOf,
   facetFilters,
   freeNow,
+  limitedMatches,
   sortFirst,
   type FacetRow,
 } from './facets.ts';
 import { PREPARED } from '../db/prepared.ts';
-import { nearestToVector, topicText, type QueryMeaning } from './meaning.ts';
+import {
+  nearestToVector,
+  SEARCH_PLANNER_SETTINGS,
+  topicText,
+  type QueryMeaning,
+} from './meaning.ts';
 import { normaliseIsbn } from './isbn.ts';
 import { STOP_WORDS, stopWordTypo } from './stop-words.ts';
 import { findCorrections, typoAllowance } from './typos.ts';
@@ -139,6 +145,12 @@ export function fieldFilters(query: {
  */
 function parsedQuery(text: string): RawBuilder<unknown> {
   return sql`(SELECT to_tsquery('english', ${text}))`;
+}
+
+/** Each of `texts` as a {@link parsedQuery}, in order, as a tsquery array (null stays null). */
+function parsedQueries(texts: readonly (string | null)[]): RawBuilder<unknown> {
+  return sql`ARRAY(SELECT to_tsquery('english', t)
+    FROM unnest(${[...texts]}::text[]) WITH ORDINALITY AS u (t, n) ORDER BY n)`;
 }
 
 /**
@@ -358,8 +370,8 @@ async function searchWords(
     // indexes always answer a word search, so the table is never scanned here (nor is JIT worth
     // it); search_words is small enough that the planner would rather scan it than probe it.
     // A stop word ('the', 'of') means nothing to full-text search; a query of them alone is
-    // dropped, as the filters still apply. The settings above go in the same statement: each
-    // statement has a fixed cost, most of all on PGlite.
+    // dropped, as the filters still apply. The settings (`SEARCH_PLANNER_SETTINGS`) go in the
+    // same statement: each statement has a fixed cost, most of all on PGlite.
     // The statements after it are prepared (decision 035) and run with their generic plan: left to
     // choose, PostgreSQL kept planning some shapes anew on every run (2-3 ms each on PGlite), as
     // their generic plan's estimate looked dearer than their custom plans', though it ran no
@@ -372,8 +384,7 @@ async function searchWords(
       known: boolean[];
       documents: number[];
     }>`${PREPARED}
-      SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true),
-             set_config('plan_cache_mode', 'force_generic_plan', true),
+      SELECT ${SEARCH_PLANNER_SETTINGS},
              (SELECT array_agg(numnode(to_tsquery('english', w)) ORDER BY n)
               FROM unnest(${words}::text[]) WITH ORDINALITY AS t (w, n)) AS nodes,
              (SELECT array_agg(coalesce((SELECT s.documents FROM search_words s WHERE s.word = w), 0)
@@ -867,23 +878,22 @@ async function rankedSearch(
       .map(termQuery)
       .join(' | '),
   );
-  // Each probe of the level, by the index, of the type and filters searched: its matches a CTE
-  // of their own, read as far as its limit (as `word_matches` below).
+  // Each probe of the level, by the index, of the type and filters searched.
   const probes = level?.probes ?? [];
   const probeMatches = sql.join(
     probes.map(
-      (probe, index) => sql`, ${sql.raw(`probe_${index}`)} AS MATERIALIZED (
-        SELECT i.id FROM items i
-        WHERE ${searchDocument} @@ ${ofType(parsedQuery(probe.match), query.type)} ${filtered}
-      )`,
+      (probe, index) =>
+        sql`, ${limitedMatches(
+          `probe_${index}`,
+          sql`SELECT i.id FROM items i
+            WHERE ${searchDocument} @@ ${ofType(parsedQuery(probe.match), query.type)} ${filtered}`,
+          probe.limit,
+        )}`,
     ),
     sql``,
   );
   const probed = sql.join(
-    probes.map(
-      (probe, index) =>
-        sql`UNION SELECT id FROM (SELECT id FROM ${sql.raw(`probe_${index}`)} LIMIT ${probe.limit}) p`,
-    ),
+    probes.map((_, index) => sql`UNION SELECT id FROM ${sql.raw(`probe_${index}`)}`),
     sql` `,
   );
   const nearIds = sql`${[...near]}::uuid[]`;
@@ -947,10 +957,11 @@ async function rankedSearch(
         ? GRADED_HITS
         : RANKED_HITS;
   const anyType = query.type
-    ? sql`, type_matches AS MATERIALIZED (
-        SELECT i.kind FROM items i WHERE ${searchDocument} @@ ${tsquery} ${filtered}
-      ),
-      any_type AS MATERIALIZED (SELECT * FROM type_matches LIMIT ${limit + 1})`
+    ? sql`, ${limitedMatches(
+        'any_type',
+        sql`SELECT i.kind FROM items i WHERE ${searchDocument} @@ ${tsquery} ${filtered}`,
+        limit + 1,
+      )}`
     : sql``;
   const counted = query.type ? sql`any_type` : sql`hits`;
   // Items near the query's meaning that the words did not find: of any type (for the counts per
@@ -1007,33 +1018,23 @@ async function rankedSearch(
       SELECT tsvector_to_array(to_tsvector('english', ${everyWord})) AS lexemes,
              ARRAY(SELECT ${titleKey(sql`t`)} FROM unnest(${titles}::text[]) AS t) AS keys,
              ARRAY(SELECT digi_title_words(t) FROM unnest(${titles}::text[]) AS t) AS verbatim,
-             ARRAY(SELECT to_tsquery('english', t)
-                   FROM unnest(${costs.map((cost) => cost.typed)}::text[]) WITH ORDINALITY AS u (t, n)
-                   ORDER BY n) AS typed_queries,
-             ARRAY(SELECT CASE WHEN t IS NOT NULL THEN to_tsquery('english', t) END
-                   FROM unnest(${costs.map((cost) => cost.near)}::text[]) WITH ORDINALITY AS u (t, n)
-                   ORDER BY n) AS near_queries,
+             ${parsedQueries(costs.map((cost) => cost.typed))} AS typed_queries,
+             ${parsedQueries(costs.map((cost) => cost.near))} AS near_queries,
              ${costs.map((cost) => cost.miss)}::int[] AS misses,
-             ARRAY(SELECT to_tsquery('english', t)
-                   FROM unnest(${choices}::text[]) WITH ORDINALITY AS u (t, n)
-                   ORDER BY n) AS choice_queries
+             ${parsedQueries(choices)} AS choice_queries
     ),
-    -- Each set of matches is a CTE without a LIMIT, read by another with it: a CTE is planned to
-    -- be read to the end, so its plan is the full-text index's whatever the limit (a generic
-    -- plan knows no limit, and a LIMIT planned in place made PostgreSQL 15 read a whole b-tree
-    -- in its order instead); the reading still stops at the limit.
-    word_matches AS MATERIALIZED (
-      SELECT i.id, i.kind, i.year, i.subjects, ${freeNow(now)} AS free FROM items i
-      WHERE ${searchDocument} @@ ${ofType(tsquery, query.type)} ${filtered}
-    ),
-    hits AS MATERIALIZED (SELECT * FROM word_matches LIMIT ${limit + 1}) ${anyType} ${nearHits} ${allHits},
-    title_matches AS MATERIALIZED (
-      SELECT i.id FROM items i
-      WHERE ${title} @@ ${tsquery} ${ofKind} ${filtered}
-    ),
-    title_hits AS MATERIALIZED (
-      SELECT * FROM title_matches LIMIT ${level?.graded ? 0 : TITLE_CANDIDATES}
-    ) ${probeMatches},
+    -- Every set of matches is read only as far as its limit, through limitedMatches.
+    ${limitedMatches(
+      'hits',
+      sql`SELECT i.id, i.kind, i.year, i.subjects, ${freeNow(now)} AS free FROM items i
+        WHERE ${searchDocument} @@ ${ofType(tsquery, query.type)} ${filtered}`,
+      limit + 1,
+    )} ${anyType} ${nearHits} ${allHits},
+    ${limitedMatches(
+      'title_hits',
+      sql`SELECT i.id FROM items i WHERE ${title} @@ ${tsquery} ${ofKind} ${filtered}`,
+      level?.graded ? 0 : TITLE_CANDIDATES,
+    )} ${probeMatches},
     exact_hits AS MATERIALIZED (
       SELECT i.id FROM items i, query_words q
       WHERE (i.title_key = ANY (q.keys) OR i.main_title_key = ANY (q.keys))
