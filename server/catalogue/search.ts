@@ -252,15 +252,16 @@ const popularity = (alias: string) =>
   sql`(coalesce(${sql.raw(alias)}.ratings_count, 0) + ${sql.raw(alias)}.circulation)`;
 
 /**
- * Items whose titles hold every word that are ranked beside the first matches anywhere: enough
- * for a known title among many, few enough to rank in a few milliseconds.
+ * Items whose titles and authors hold every word that are ranked: enough for a known title or
+ * an author's book among many, few enough to rank in a few milliseconds.
  */
 const TITLE_CANDIDATES = 300;
 
 /**
  * Of the matches anywhere (up to {@link SEARCH_COUNT_LIMIT}, counted), how many are ranked beside
- * the title matches: ranking costs a few microseconds a row (`ts_rank` reads the whole record's
- * words), and a match outside the title ranks below every title match anyway.
+ * the title and author matches when the page may need them: ranking costs a few microseconds a
+ * row (`ts_rank` reads the whole record's words), and a match outside the title and authors ranks
+ * below every such match anyway.
  */
 const RANKED_HITS = 200;
 
@@ -796,8 +797,9 @@ export function matchedText(terms: readonly QueryTerm[], found: readonly boolean
 /**
  * The ranked page of a word search, in one statement. Candidates are chosen by relevance, not by
  * the table's order: every item whose title is exactly the query (an index on the title's words
- * finds them at any size), the first {@link TITLE_CANDIDATES} whose titles hold every word,
- * and the first {@link SEARCH_COUNT_LIMIT} matching anywhere. Those are ranked: fewest corrections, then an exact title,
+ * finds them at any size), the first {@link TITLE_CANDIDATES} whose titles and authors together
+ * hold every word (an index on those words), and, when the page may reach past those, the first
+ * {@link RANKED_HITS} matching anywhere. Those are ranked: fewest corrections, then an exact title,
  * then the title and the author together exactly, then `ts_rank` (normalised by length, so a
  * short, focused record beats a long one that mentions the words), then newer, then by title. The
  * total and the counts per type are those of the matches anywhere, up to the limit.
@@ -897,7 +899,8 @@ async function rankedSearch(
     sql` `,
   );
   const nearIds = sql`${[...near]}::uuid[]`;
-  const title = sql`ts_filter(i.search, '{a}')`;
+  // Title and authors: the words that name an item (`items_title_author_search_idx`).
+  const titleOrAuthor = sql`ts_filter(i.search, '{a,b}')`;
   // Every word and correction, as lexemes: a title holding none but these is an exact one.
   const everyWord = terms
     .flatMap((term) => [term.word, ...term.alternatives, ...(term.dropped ? [term.dropped] : [])])
@@ -950,12 +953,21 @@ async function rankedSearch(
   );
   const ofKind = query.type ? sql`AND i.kind = ${query.type}` : sql``;
   // Sorted by year or title, every counted match is in the order, so every one is ranked.
-  const rankedHits =
-    query.sort === 'year' || query.sort === 'title'
-      ? limit + 1
-      : level?.graded
-        ? GRADED_HITS
-        : RANKED_HITS;
+  const ordered = query.sort === 'year' || query.sort === 'title';
+  const rankedHits = ordered ? limit + 1 : level?.graded ? GRADED_HITS : RANKED_HITS;
+  // The first matches found anywhere are ranked beside the candidates only when the page may
+  // reach past the items named by their title and authors. When all of those are candidates,
+  // every one comes before every other match (the tiers of `order`), so if they fill the page,
+  // ranking others changes nothing it shows, nor the order of any other page. When there are
+  // more of them than candidates, others are never ranked, on any page: some among the first
+  // matches would be of that tier and move it, and every page must be cut from one order. Not
+  // so when fewer corrections, a level's weights or the meaning's fusion may lift another match
+  // above them, nor in an order by year or title.
+  const firstHits =
+    ordered || level || meant || corrected.length > 0
+      ? sql`${rankedHits}`
+      : sql`CASE WHEN (SELECT count(*) FROM title_hits) >= ${Math.min(offset + pageRows, TITLE_CANDIDATES)}
+          THEN 0 ELSE ${rankedHits} END`;
   const anyType = query.type
     ? sql`, ${limitedMatches(
         'any_type',
@@ -1032,7 +1044,7 @@ async function rankedSearch(
     )} ${anyType} ${nearHits} ${allHits},
     ${limitedMatches(
       'title_hits',
-      sql`SELECT i.id FROM items i WHERE ${title} @@ ${tsquery} ${ofKind} ${filtered}`,
+      sql`SELECT i.id FROM items i WHERE ${titleOrAuthor} @@ ${tsquery} ${ofKind} ${filtered}`,
       level?.graded ? 0 : TITLE_CANDIDATES,
     )} ${probeMatches},
     exact_hits AS MATERIALIZED (
@@ -1072,7 +1084,7 @@ async function rankedSearch(
                ${wordCounts} AS counts,
                array_position(${nearIds}, i.id) AS near_place,
                NOT EXISTS (SELECT FROM near_hits n WHERE n.id = i.id) AS by_words
-        FROM (SELECT id FROM (SELECT id FROM hits LIMIT ${rankedHits}) h
+        FROM (SELECT id FROM (SELECT id FROM hits LIMIT ${firstHits}) h
               UNION SELECT id FROM title_hits UNION SELECT id FROM exact_hits
               UNION SELECT id FROM near_hits ${probed}) c
         JOIN items i ON i.id = c.id

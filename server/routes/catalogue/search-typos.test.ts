@@ -59,6 +59,25 @@ describe.each(testDatabaseKinds())('search that forgives typos on %s', (kind) =>
       .insertInto('items')
       .values(book('History', ['Herodotus']))
       .execute();
+    // More than are ranked mention 'gibbon' only in their descriptions, in table order before
+    // the book by an author of that name.
+    await sql`
+      INSERT INTO items (kind, title, authors, description, source, source_id)
+      SELECT 'book', 'Field Notebook ' || g, ARRAY['B. Watcher'], 'Sightings of a gibbon.', 'test',
+             'gibbon-' || g
+      FROM generate_series(1, 300) AS g
+    `.execute(db);
+    await db
+      .insertInto('items')
+      .values(book('The Decline and Fall of the Roman Empire', ['Edward Gibbon']))
+      .execute();
+    // 'lemur': a page of titles, then more mentions than are ranked.
+    await sql`
+      INSERT INTO items (kind, title, authors, description, source, source_id)
+      SELECT 'book', CASE WHEN g <= 30 THEN 'Lemur Diary ' || g ELSE 'Field Diary ' || g END,
+             ARRAY['C. Watcher'], 'Sightings of a lemur.', 'test', 'lemur-' || g
+      FROM generate_series(1, 330) AS g
+    `.execute(db);
     await refreshSearchWords(db);
   }, 120_000);
   afterAll(async () => testApp.close());
@@ -103,6 +122,39 @@ describe.each(testDatabaseKinds())('search that forgives typos on %s', (kind) =>
     const history = await search('q=history');
     expect(history.totalCapped).toBe(true);
     expect(history.items[0]?.title).toBe('History');
+  });
+
+  it('ranks an author named by the query before items that only mention the word', async () => {
+    // Its title and authors hold the word: a candidate wherever it sits in the table.
+    const gibbon = await search('q=gibbon');
+    expect(gibbon.total).toBe(301);
+    expect(gibbon.items[0]?.title).toBe('The Decline and Fall of the Roman Empire');
+  });
+
+  it('pages a word search in one order, whatever the page size', async () => {
+    // The first matches anywhere are ranked only for pages that reach past the title and
+    // author matches (or never, when those are more than are ranked): pages cut either way
+    // must still be one order, each match once.
+    const read = async (q: string, total: number, size: number) => {
+      const ids: string[] = [];
+      for (let page = 1; page <= Math.ceil(total / size); page += 1) {
+        const result = await search(`q=${q}&pageSize=${size}&page=${page}`);
+        ids.push(...result.items.map((item) => `${item.title} / ${item.id}`));
+      }
+      return ids;
+    };
+    for (const [q, total] of [
+      ['lemur', 330],
+      ['history', 1000],
+    ] as const) {
+      const byFifty = await read(q, total, 50);
+      expect(byFifty).toHaveLength(total);
+      expect(new Set(byFifty).size).toBe(total);
+      expect(await read(q, total, 20)).toEqual(byFifty);
+    }
+    // The titles first, then the other mentions, best ranked first.
+    const lemurs = await read('lemur', 330, 20);
+    expect(lemurs.slice(0, 30).every((item) => item.startsWith('Lemur Diary'))).toBe(true);
   });
 
   it('puts a title typed with its author first', async () => {
