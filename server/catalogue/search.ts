@@ -1133,6 +1133,8 @@ async function rankedSearch(
           SELECT hits.id, row_number() OVER () AS found FROM hits
           WHERE NOT EXISTS (SELECT FROM ranked r WHERE r.id = hits.id)
         ) x
+        -- Read only when the ranked ones do not fill the page.
+        WHERE (SELECT count(*) FROM ranked) < ${offset + pageRows}
       ) o
       ORDER BY part, place LIMIT ${pageRows} OFFSET ${offset}
     )

@@ -56,6 +56,19 @@ describe.each(testDatabaseKinds())('prepared statements on %s', (kind) => {
     ).toBeGreaterThanOrEqual(0);
   });
 
+  it('counts the rows a prepared change touched, and keeps its error code', async () => {
+    await sql`CREATE TABLE prepared_probe (n int PRIMARY KEY)`.execute(handle.db);
+    const insert = (from: number, to: number) =>
+      sql`${PREPARED} INSERT INTO prepared_probe SELECT generate_series(${from}::int, ${to}::int)`;
+    expect((await insert(1, 3).execute(handle.db)).numAffectedRows).toBe(3n);
+    const update =
+      await sql`${PREPARED} UPDATE prepared_probe SET n = n + 10 WHERE n > ${1}::int`.execute(
+        handle.db,
+      );
+    expect(update.numAffectedRows).toBe(2n);
+    await expect(insert(1, 1).execute(handle.db)).rejects.toMatchObject({ code: '23505' });
+  });
+
   it('keeps a prepared statement through a rolled-back transaction', async () => {
     const select = () => sql<{ v: number }>`${PREPARED} SELECT ${1}::int + 1 AS v`;
     await handle.db

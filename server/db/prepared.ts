@@ -71,6 +71,9 @@ function quoted(text: string): string {
   return `E'${text.replace(/[\\']/g, (char) => `\\${char}`)}'`;
 }
 
+/** The transaction statements Kysely's PGlite dialect sends, exactly as it writes them. */
+const TRANSACTION_CONTROL = new Set(['begin', 'commit', 'rollback']);
+
 /** Most statements one PGlite keeps prepared; the oldest is let go beyond it. */
 const PGLITE_PREPARED_LIMIT = 200;
 
@@ -83,17 +86,27 @@ const PGLITE_PREPARED_LIMIT = 200;
  */
 export function prepareOnPglite(pglite: PGlite): void {
   const prepared = new Map<string, true>();
+  const prototype = () =>
+    Object.getPrototypeOf(pglite) as {
+      query: (this: PGlite, t: string, p?: unknown[], o?: unknown) => Promise<unknown>;
+      exec: (this: PGlite, t: string, o?: unknown) => Promise<unknown[]>;
+    };
   const original = (text: string, params?: unknown[], options?: unknown) =>
-    (
-      Object.getPrototypeOf(pglite) as {
-        query: (this: PGlite, t: string, p?: unknown[], o?: unknown) => Promise<unknown>;
-      }
-    ).query.call(pglite, text, params, options);
+    prototype().query.call(pglite, text, params, options);
+  // One statement of our own text with no parameters, as one simple-protocol message: `query`
+  // sends five (parse, describe, bind, describe, execute) and a sync, each a call into PGlite,
+  // about 40 µs more a statement. Its result is `query`'s, parsed the same way.
+  const simple = async (text: string, options?: unknown) =>
+    (await prototype().exec.call(pglite, text, options))[0];
   Object.defineProperty(pglite, 'query', {
     configurable: true,
     writable: true,
     value: async (text: string, params?: unknown[], options?: unknown) => {
-      if (!isPrepared(text)) return original(text, params, options);
+      if (!isPrepared(text)) {
+        return TRANSACTION_CONTROL.has(text) && !params?.length
+          ? simple(text, options)
+          : original(text, params, options);
+      }
       const literals = (params ?? []).map(sqlLiteral);
       if (literals.some((literal) => literal === undefined)) {
         return original(text, params, options);
@@ -113,7 +126,7 @@ export function prepareOnPglite(pglite: PGlite): void {
         prepared.set(name, true);
       }
       const args = literals.length > 0 ? `(${literals.join(', ')})` : '';
-      return original(`EXECUTE ${name}${args}`, [], options);
+      return simple(`EXECUTE ${name}${args}`, options);
     },
   });
 }
