@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshSearchWords } from '../../catalogue/words.ts';
 import { createTestApp, type TestApp } from '../../test/app.ts';
@@ -47,37 +47,40 @@ describe.each(testDatabaseKinds())('search that forgives typos on %s', (kind) =>
         },
       ])
       .execute();
+    // `count` books by one writer, titled by `title` (SQL over the number `g`), each described by
+    // `description`.
+    const many = (word: string, count: number, title: RawBuilder<string>, description: string) =>
+      sql`
+        INSERT INTO items (kind, title, authors, description, source, source_id)
+        SELECT 'book', ${title}, ARRAY['A. Writer'], ${description}, 'test', ${word} || '-' || g
+        FROM generate_series(1, ${count}::int) AS g
+      `.execute(db);
     // Far more than the ranked limit mention 'history' somewhere, in table order before the one
     // titled exactly so: it must still come first.
-    await sql`
-      INSERT INTO items (kind, title, authors, description, source, source_id)
-      SELECT 'book', 'Volume ' || g || ' of a Long History of Many Things', ARRAY['A. Writer'],
-             'A history.', 'test', 'history-' || g
-      FROM generate_series(1, 1100) AS g
-    `.execute(db);
+    await many(
+      'history',
+      1100,
+      sql`'Volume ' || g || ' of a Long History of Many Things'`,
+      'A history.',
+    );
     await db
       .insertInto('items')
       .values(book('History', ['Herodotus']))
       .execute();
     // More than are ranked mention 'gibbon' only in their descriptions, in table order before
     // the book by an author of that name.
-    await sql`
-      INSERT INTO items (kind, title, authors, description, source, source_id)
-      SELECT 'book', 'Field Notebook ' || g, ARRAY['B. Watcher'], 'Sightings of a gibbon.', 'test',
-             'gibbon-' || g
-      FROM generate_series(1, 300) AS g
-    `.execute(db);
+    await many('gibbon', 300, sql`'Field Notebook ' || g`, 'Sightings of a gibbon.');
     await db
       .insertInto('items')
       .values(book('The Decline and Fall of the Roman Empire', ['Edward Gibbon']))
       .execute();
     // 'lemur': a page of titles, then more mentions than are ranked.
-    await sql`
-      INSERT INTO items (kind, title, authors, description, source, source_id)
-      SELECT 'book', CASE WHEN g <= 30 THEN 'Lemur Diary ' || g ELSE 'Field Diary ' || g END,
-             ARRAY['C. Watcher'], 'Sightings of a lemur.', 'test', 'lemur-' || g
-      FROM generate_series(1, 330) AS g
-    `.execute(db);
+    await many(
+      'lemur',
+      330,
+      sql`CASE WHEN g <= 30 THEN 'Lemur Diary ' || g ELSE 'Field Diary ' || g END`,
+      'Sightings of a lemur.',
+    );
     await refreshSearchWords(db);
   }, 120_000);
   afterAll(async () => testApp.close());
