@@ -2,6 +2,7 @@ import {
   type InputHTMLAttributes,
   type KeyboardEvent,
   type ReactNode,
+  type Ref,
   useId,
   useState,
 } from 'react';
@@ -36,12 +37,15 @@ export function SearchSuggest({
   onValueChange,
   onOpenItem,
   onAuthor,
+  inputRef,
   ...inputProps
 }: InputProps &
   SuggestHandlers & {
     id: string;
     value: string;
     onValueChange: (value: string) => void;
+    /** The input itself, for a screen that moves focus to it. */
+    inputRef?: Ref<HTMLInputElement>;
   }) {
   const listId = useId();
   // Asks only once the person types: a box filled from the address stays quiet.
@@ -122,6 +126,7 @@ export function SearchSuggest({
         aria-expanded={expanded}
         aria-controls={listId}
         aria-activedescendant={highlighted >= 0 ? optionId(highlighted) : undefined}
+        ref={inputRef}
         value={value}
         onChange={(event) => {
           onValueChange(event.target.value);

@@ -1,4 +1,12 @@
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import {
+  type FormEvent,
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { CATEGORIES, type CatalogueItem, type CourseMaterial } from '#contract/http/catalogue.ts';
 import { RESULT_TOPICS_SHOWN } from '#contract/limits.ts';
@@ -177,13 +185,23 @@ function CourseMaterials() {
 }
 
 /** The keyword search, filters and side links; applies them to the URL on Search. */
+/** The URL's search fields as one key: the sidebar starts over when it changes. */
+const fieldsKey = (fields: { q: string; author: string; year: string; category: string }) =>
+  [fields.q, fields.author, fields.year, fields.category].join('\u0000');
+
 function SearchSidebar({
   params,
   coursesTab,
   filters,
+  keywordsFocusRef,
 }: {
   params: ReturnType<typeof useLibraryParams>;
   coursesTab: boolean;
+  /**
+   * Set when a search run from the keywords box starts the sidebar over: the new box takes the
+   * focus, so a keyboard user goes on typing where they were instead of at the page's start.
+   */
+  keywordsFocusRef: RefObject<boolean>;
   /** The Filters panel of narrow screens (open or folded) and the facets it holds. */
   filters: { open: boolean; onToggle: () => void; facets: ReactNode };
 }) {
@@ -201,8 +219,20 @@ function SearchSidebar({
     fields: useId(),
     facets: useId(),
   };
+  const keywords = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!keywordsFocusRef.current) return;
+    keywordsFocusRef.current = false;
+    keywords.current?.focus();
+  }, [keywordsFocusRef]);
+  /** Whether running `next` from the box starts the sidebar over, the box keeping the focus. */
+  const keepFocus = (next: { q: string; author: string; year: string; category: string }) => {
+    keywordsFocusRef.current =
+      document.activeElement === keywords.current && fieldsKey(next) !== fieldsKey(params);
+  };
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    keepFocus({ ...draft, q: draft.q.trim() });
     params.update({ ...draft, q: draft.q.trim(), page: null, item: null, exact: null });
   };
   return (
@@ -223,8 +253,10 @@ function SearchSidebar({
             placeholder="Title, author or subject"
             onValueChange={(q) => setDraft({ ...draft, q })}
             onOpenItem={(item) => params.openItem(item)}
+            inputRef={keywords}
             onAuthor={(author) => {
               setDraft({ ...draft, q: '', author });
+              keepFocus({ ...params, q: '', author });
               params.update({ q: null, author, page: null, item: null });
             }}
           />
@@ -321,6 +353,7 @@ export function LibrarySearchPage() {
   const enabled = tab.id !== 'courses' && (searching || tab.id === 'books');
   // Narrow screens only: the filters and facets fold away above the results until asked for.
   const [filtersOpen, setFiltersOpen] = useState(false);
+  const keywordsFocusRef = useRef(false);
   const results = useCatalogueSearch(
     {
       q: params.q,
@@ -364,8 +397,9 @@ export function LibrarySearchPage() {
       <div className={styles.layout}>
         {/* Keyed by the URL's search: its fields start over when the URL changes (back, a shared link). */}
         <SearchSidebar
-          key={[params.q, params.author, params.year, params.category].join('\u0000')}
+          key={fieldsKey(params)}
           params={params}
+          keywordsFocusRef={keywordsFocusRef}
           coursesTab={tab.id === 'courses'}
           filters={{
             open: filtersOpen,
