@@ -184,11 +184,11 @@ function CourseMaterials() {
   );
 }
 
-/** The keyword search, filters and side links; applies them to the URL on Search. */
 /** The URL's search fields as one key: the sidebar starts over when it changes. */
 const fieldsKey = (fields: { q: string; author: string; year: string; category: string }) =>
   [fields.q, fields.author, fields.year, fields.category].join('\u0000');
 
+/** The keyword search, filters and side links; applies them to the URL on Search. */
 function SearchSidebar({
   params,
   coursesTab,
